@@ -1,0 +1,55 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims"
+)
+
+// DoctorCmd is `lite-sandbox doctor`.
+type DoctorCmd struct {
+	Workspace string `help:"The workspace to judge (default: the current directory)." placeholder:"DIR"`
+	Sandbox   string `help:"auto, on or off (default: the policy's)." placeholder:"MODE" enum:"auto,on,off," default:""`
+}
+
+// Run prints the report. It fails only when the policy does not load.
+func (c *DoctorCmd) Run(g *Globals, io stdio) error {
+	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Stderr: io.err})
+	if err != nil {
+		return err
+	}
+	w := io.out
+	fmt.Fprintf(w, "lite-sandbox %s (%s/%s)\n", version(), runtime.GOOS, runtime.GOARCH)
+	b, derr := sandbox.Detect()
+	if derr == nil {
+		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)
+	} else {
+		fmt.Fprintf(w, "backend: none: %v\n", derr)
+	}
+	for _, l := range sandbox.ProbeKernel().Lines() {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "workspace: %s\n", s.Workspace)
+	fmt.Fprintf(w, "mode: %s\n", s.Mode)
+	fmt.Fprintf(w, "policy files: %v\n", s.Policy.Sources)
+	for _, a := range agents.Known {
+		if p, err := a.Path(); err == nil {
+			fmt.Fprintf(w, "agent %s: %s\n", a.Name, p)
+		} else {
+			fmt.Fprintf(w, "agent %s: not installed (%s)\n", a.Name, a.Install)
+		}
+	}
+	st, err := sandbox.Resolve(s.Mode, b, derr, s.Workspace, s.Home)
+	if err != nil {
+		fmt.Fprintf(w, "sandbox: refused (%v)\n", err)
+		return nil
+	}
+	fmt.Fprintf(w, "sandbox: %s\n", st)
+	return nil
+}

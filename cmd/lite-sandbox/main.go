@@ -1,0 +1,127 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Command lite-sandbox runs AI coding agents with every shell command
+// validated and confined. This package only wires the command line to the
+// packages that do the work.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/lite-sandbox/lite-sandbox/shims"
+)
+
+// Globals are the flags every subcommand takes.
+type Globals struct {
+	Config string `help:"Policy file (default: $$XDG_CONFIG_HOME/lite-sandbox/config.toml)." env:"LITE_SANDBOX_CONFIG" placeholder:"FILE"`
+}
+
+// CLI is the whole command line.
+type CLI struct {
+	Globals
+
+	Run     RunCmd     `cmd:"" help:"Run one command under the policy, inside the OS sandbox."`
+	Check   CheckCmd   `cmd:"" help:"Print the validator's decision for a command string."`
+	Doctor  DoctorCmd  `cmd:"" help:"Report the sandbox backend, kernel features, policy files and agent CLIs."`
+	Policy  PolicyCmd  `cmd:"" help:"Print the effective policy as TOML."`
+	Version VersionCmd `cmd:"" help:"Print the version."`
+	Shim    ShimCmd    `cmd:"" hidden:"" help:"Act as the shell (what agents run through SHELL)."`
+}
+
+func main() {
+	os.Exit(Main(os.Args, os.Stdout, os.Stderr))
+}
+
+// isShimName tells whether the binary was started under a shell's name,
+// as agents do when SHELL or CLAUDE_CODE_SHELL points at a link to it.
+func isShimName(argv0 string) bool {
+	base := filepath.Base(argv0)
+	return strings.Contains(base, "bash") || base == "sh" || strings.HasPrefix(base, "lite-sandbox-shim")
+}
+
+// Main runs the program and returns its exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isShimName(args[0]) {
+		return exitCode(runShim(args[1:], "", stderr), stderr)
+	}
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("lite-sandbox"),
+		kong.Description("Run an AI coding agent with every shell command validated and confined to the workspace."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitPanic(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": version()},
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "lite-sandbox: bug: %v\n", err)
+		return 70
+	}
+	code, done := func() (code int, done bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				c, ok := r.(exitPanic)
+				if !ok {
+					panic(r)
+				}
+				code, done = int(c), true
+			}
+		}()
+		ctx, err := parser.Parse(args[1:])
+		if err != nil {
+			fmt.Fprintf(stderr, "lite-sandbox: %v (see lite-sandbox --help)\n", err)
+			return shims.ExitUsage, true
+		}
+		ctx.Bind(stdio{stdout, stderr})
+		return exitCode(ctx.Run(&cli.Globals), stderr), true
+	}()
+	if !done {
+		return 0
+	}
+	return code
+}
+
+// exitPanic lets kong's --help exit through Main rather than os.Exit, so
+// tests can call Main.
+type exitPanic int
+
+type stdio struct {
+	out, err io.Writer
+}
+
+// exitCode prints an error (one paragraph) and maps it to a status.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee *shims.ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			msg := ee.Err.Error()
+			if !strings.HasPrefix(msg, "lite-sandbox") {
+				msg = "lite-sandbox: " + msg
+			}
+			fmt.Fprintln(stderr, msg)
+		}
+		return ee.Code
+	}
+	var st silentStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+	return 1
+}
+
+// silentStatus is an exit status whose message was already printed.
+type silentStatus int
+
+func (s silentStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }

@@ -1,0 +1,55 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run the binary as "lite-sandbox" and, under
+// a shell-like name, as the shim.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"lite-sandbox":      func() { os.Exit(Main(os.Args, os.Stdout, os.Stderr)) },
+		"lite-sandbox-shim": func() { os.Exit(Main(os.Args, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar. Scripts that need bubblewrap
+// use the [bwrap] condition; when LITE_SANDBOX_REQUIRE_BWRAP=1 (set by
+// scripts/test) a missing bwrap fails instead of skipping.
+func TestScripts(t *testing.T) {
+	_, err := exec.LookPath("bwrap")
+	haveBwrap := err == nil && runtime.GOOS == "linux"
+	if !haveBwrap && os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
+		t.Fatal("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1) but not found")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "bwrap":
+				return haveBwrap, nil
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			return false, nil
+		},
+		Setup: func(env *testscript.Env) error {
+			// A home of its own, outside $WORK's tmp... the sandbox hides it
+			// either way; XDG_CONFIG_HOME keeps a developer's own policy
+			// file out of the tests.
+			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/xdg")
+			env.Setenv("LITE_SANDBOX_CONFIG", "")
+			return nil
+		},
+	})
+}

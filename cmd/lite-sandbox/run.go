@@ -1,0 +1,26 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package main
+
+import "github.com/lite-sandbox/lite-sandbox/shims"
+
+// RunCmd is `lite-sandbox run [flags] -- CMD [ARGS...]`.
+type RunCmd struct {
+	Workspace string   `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
+	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
+	Command   []string `arg:"" optional:"" passthrough:"partial" help:"The command and its arguments."`
+}
+
+// Run judges and runs the command; the process ends with its status.
+func (c *RunCmd) Run(g *Globals, io stdio) error {
+	argv := c.Command
+	if len(argv) > 0 && argv[0] == "--" {
+		argv = argv[1:]
+	}
+	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Stderr: io.err})
+	if err != nil {
+		return err
+	}
+	return s.RunArgv(argv)
+}

@@ -1,0 +1,34 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package launch runs one agent session: a private runtime directory, one
+// long-lived sandboxed worker that every command of the session runs in,
+// and the agent itself, started outside the sandbox with its shell
+// pointed at the shim.
+//
+// [Open] creates the session:
+//
+//	<runtime root>/<random id>/      mode 0700
+//	    worker.sock   the worker's listening socket
+//	    policy.toml   the frozen policy
+//	    session.json  workspace, home, mode... for the shim ([Options.Meta])
+//	    bin/bash      a link to the lite-sandbox binary: the shim
+//	    pid           the owner's pid, for stale-directory cleanup
+//	    worker.log    the worker's stdout and stderr, and restarts
+//
+// and starts the worker (`lite-sandbox __worker`, see package
+// [github.com/lite-sandbox/lite-sandbox/launch/worker]) inside bwrap,
+// with the listening socket as descriptor 3. The socket's directory is
+// not mounted in the sandbox, so commands cannot reach it. Because every
+// command of the session runs in the same sandbox, /tmp and background
+// processes persist between commands; they end with the session, when
+// [Session.Close] kills the sandbox's PID namespace, or when the owner
+// dies (bwrap's --die-with-parent).
+//
+// [Exec] runs the agent with $SHELL and [EnvShim] pointing at bin/bash
+// and [EnvSession] at the directory; the shim calls [Attach] to find the
+// socket, the policy and the metadata.
+//
+// Sessions need Linux (bwrap); elsewhere [Open] returns
+// [worker.ErrUnsupported].
+package launch

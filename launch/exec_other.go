@@ -1,0 +1,18 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build !unix
+
+package launch
+
+import (
+	"context"
+	"io"
+
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+)
+
+// Exec fails with [worker.ErrUnsupported]: sessions need Linux.
+func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	return -1, worker.ErrUnsupported
+}

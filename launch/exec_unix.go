@@ -1,0 +1,129 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build unix
+
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// killDelay is how long Exec waits after SIGTERM, when ctx ends, before
+// it kills the program.
+const killDelay = 5 * time.Second
+
+// Exec runs argv (the agent) outside the sandbox, with [AgentEnv] of the
+// current environment, and returns its exit status: its exit code, or
+// 128+N after death by signal N. It is `lite-sandbox launch exec --
+// PROGRAM ARGS`.
+//
+// The program runs in its own process group. When stdin is the terminal
+// and the caller is in its foreground, that group becomes the
+// foreground: Ctrl-C then reaches the program (and its children) once,
+// from the terminal, and never the session's owner or its sandbox.
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the caller are forwarded to
+// the program. When ctx ends, the program gets SIGTERM, and SIGKILL
+// after a few seconds.
+//
+// A program that cannot be started is an error with status 127 (not
+// found) or 126.
+func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return 127, errors.New("launch exec: no program given")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if cmd.Err != nil {
+		return 127, fmt.Errorf("launch exec: %w", cmd.Err)
+	}
+	cmd.Env = AgentEnv(os.Environ(), s.Dir)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	tty := foregroundTTY(stdin)
+	if tty >= 0 {
+		attr.Foreground = true
+		attr.Ctty = tty
+	}
+	cmd.SysProcAttr = attr
+
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	defer signal.Stop(sigc)
+
+	if err := cmd.Start(); err != nil {
+		return 126, fmt.Errorf("launch exec: %w", err)
+	}
+	if tty >= 0 {
+		defer takeForeground(tty)
+	}
+	waitc := make(chan error, 1)
+	go func() { waitc <- cmd.Wait() }()
+	ctxDone := ctx.Done()
+	var kill <-chan time.Time
+	for {
+		select {
+		case sig := <-sigc:
+			cmd.Process.Signal(sig)
+		case <-ctxDone:
+			ctxDone = nil
+			cmd.Process.Signal(unix.SIGTERM)
+			kill = time.After(killDelay)
+		case <-kill:
+			cmd.Process.Kill()
+		case err := <-waitc:
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				return -1, fmt.Errorf("launch exec: %w", err)
+			}
+			return exitStatus(cmd.ProcessState), nil
+		}
+	}
+}
+
+// exitStatus maps how a process ended to a shell's exit status.
+func exitStatus(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// foregroundTTY returns stdin's descriptor if it is a terminal whose
+// foreground process group is the caller's, else -1.
+func foregroundTTY(stdin io.Reader) int {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return -1
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	rc.Control(func(d uintptr) {
+		if pg, err := unix.IoctlGetInt(int(d), unix.TIOCGPGRP); err == nil && pg == unix.Getpgrp() {
+			fd = int(d)
+		}
+	})
+	return fd
+}
+
+// takeForeground makes the caller's process group the terminal's
+// foreground again. A background group doing so gets SIGTTOU unless it
+// ignores it; the caller keeps ignoring it afterwards (os/signal cannot
+// restore an uncaught default), which only matters if it writes to the
+// terminal from the background later, and then in its favour.
+func takeForeground(tty int) {
+	signal.Ignore(unix.SIGTTOU)
+	unix.IoctlSetPointerInt(tty, unix.TIOCSPGRP, unix.Getpgrp())
+}

@@ -1,0 +1,218 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+)
+
+// Environment variables [Exec] sets for the agent, and the shim reads.
+const (
+	// EnvSession holds the session directory.
+	EnvSession = "LITE_SANDBOX_SESSION"
+	// EnvShim holds the shim's path (<session>/bin/bash), for agents that
+	// take their shell from a variable of their own.
+	EnvShim = "LITE_SANDBOX_SHIM"
+)
+
+// Names inside a session directory.
+const (
+	SocketName  = "worker.sock"
+	PolicyName  = "policy.toml"
+	MetaName    = "session.json"
+	ShimPath    = "bin/bash"
+	PidName     = "pid"
+	WorkerLog   = "worker.log"
+	sessionMode = 0o700
+)
+
+// WorkerCommand is the hidden subcommand of the lite-sandbox binary that
+// runs the worker: `lite-sandbox __worker`.
+const WorkerCommand = "__worker"
+
+// ErrInsecure is wrapped by [Attach] and [Open] when a directory they
+// would trust is not private to the current user: another user could
+// then plant a socket, a policy or a link to another binary.
+var ErrInsecure = errors.New("not a private directory of the current user")
+
+// StartError reports that the worker did not come up. Log holds the end
+// of its log, which usually says why (bwrap's or the worker's message).
+type StartError struct {
+	Err error
+	Log string
+}
+
+func (e *StartError) Error() string {
+	msg := "sandbox worker did not start: " + e.Err.Error()
+	if e.Log != "" {
+		msg += "\nworker log (end):\n" + e.Log
+	}
+	return msg
+}
+
+// Unwrap returns the cause.
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Options describe a session for [Open].
+type Options struct {
+	// Spec is the frozen sandbox of the session. Exe is added to its Read
+	// paths so that the worker binary is visible, read-only, inside.
+	Spec sandbox.Spec
+	// Backend is the detected sandbox backend (sandbox.Detect).
+	Backend sandbox.Backend
+	// Exe is the absolute path of the lite-sandbox binary; default
+	// os.Executable().
+	Exe string
+	// PolicyTOML is the frozen policy, written as policy.toml.
+	PolicyTOML []byte
+	// Meta is written as session.json (JSON) for the shim: workspace,
+	// home, mode. nil writes {}.
+	Meta any
+	// RuntimeRoot holds the session directories; default
+	// $XDG_RUNTIME_DIR/lite-sandbox, else <os.TempDir()>/lite-sandbox-<uid>.
+	RuntimeRoot string
+	// WorkerArgs follow Exe on the worker's command line; default
+	// [WorkerCommand]. Tests run their own binary as the worker.
+	WorkerArgs []string
+	// WorkerEnv is the worker's environment (commands get theirs with
+	// each request); default PATH only. The owner's environment does not
+	// leak into the sandbox this way.
+	WorkerEnv []string
+	// StartTimeout bounds the wait for the worker to answer; default 10s.
+	StartTimeout time.Duration
+}
+
+// Session is one running session; see the package documentation.
+type Session struct {
+	// Dir is the session's private runtime directory.
+	Dir string
+	// Socket is the worker's socket, Dir/worker.sock.
+	Socket string
+
+	argv    []string // the bwrap command line that runs the worker
+	env     []string
+	timeout time.Duration
+
+	listener *os.File // the listening socket; every worker inherits it
+	log      *os.File
+
+	mu       sync.Mutex
+	proc     *os.Process   // the current bwrap, nil between workers
+	exited   chan struct{} // closed when the current bwrap exits
+	closing  bool
+	failed   error         // set when the supervisor gave up
+	quit     chan struct{} // closed by Close
+	done     chan struct{} // closed when the supervisor returns
+	restarts int
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Restarts returns how often the worker was restarted after it died.
+func (s *Session) Restarts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.restarts
+}
+
+// WorkerPID returns the host pid of the current worker's sandbox (the
+// bwrap process), or 0 when none runs.
+func (s *Session) WorkerPID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.Pid
+}
+
+// Err returns why the session stopped restarting its worker, or nil.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed
+}
+
+// Attached is a session as the shim sees it.
+type Attached struct {
+	Dir        string
+	Socket     string
+	PolicyTOML []byte
+	Meta       json.RawMessage
+}
+
+// DecodeMeta decodes session.json into v.
+func (a *Attached) DecodeMeta(v any) error {
+	if err := json.Unmarshal(a.Meta, v); err != nil {
+		return fmt.Errorf("session %s: %s: %w", a.Dir, MetaName, err)
+	}
+	return nil
+}
+
+// Attach reads the session in dir, as the shim does with $LITE_SANDBOX_SESSION.
+// The directory must be absolute, a real directory (not a symlink), owned
+// by the current user and of mode 0700, else the error wraps
+// [ErrInsecure]: the environment is the agent's, and a planted directory
+// would choose the policy and the socket the shim trusts.
+func Attach(dir string) (*Attached, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("session %q: not an absolute path", dir)
+	}
+	dir = filepath.Clean(dir)
+	if err := checkPrivate(dir, true); err != nil {
+		return nil, fmt.Errorf("session %s: %w", dir, err)
+	}
+	pol, err := os.ReadFile(filepath.Join(dir, PolicyName))
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", dir, err)
+	}
+	meta, err := os.ReadFile(filepath.Join(dir, MetaName))
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", dir, err)
+	}
+	return &Attached{Dir: dir, Socket: filepath.Join(dir, SocketName), PolicyTOML: pol, Meta: meta}, nil
+}
+
+// DefaultRuntimeRoot is where sessions live unless [Options.RuntimeRoot]
+// says otherwise: $XDG_RUNTIME_DIR/lite-sandbox (a per-user tmpfs on
+// systemd machines), else a per-user directory in os.TempDir().
+func DefaultRuntimeRoot() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "lite-sandbox")
+	}
+	return filepath.Join(os.TempDir(), "lite-sandbox-"+strconv.Itoa(os.Getuid()))
+}
+
+// newID returns a random session directory name.
+func newID() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return "s-" + hex.EncodeToString(b[:]), nil
+}
+
+// metaJSON renders Options.Meta.
+func metaJSON(meta any) ([]byte, error) {
+	if meta == nil {
+		return []byte("{}\n"), nil
+	}
+	b, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("session metadata: %w", err)
+	}
+	return append(b, '\n'), nil
+}

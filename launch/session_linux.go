@@ -1,0 +1,509 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+)
+
+// Restart policy: a worker that dies after running for quickExit is
+// restarted at once; maxQuick deaths in a row, each sooner than that,
+// mean it cannot run here, and the session gives up rather than spin.
+const (
+	quickExit = 2 * time.Second
+	maxQuick  = 5
+)
+
+// Open creates a session directory, starts the worker in the sandbox of
+// o.Spec and waits until it answers. See the package documentation. On
+// error nothing is left behind.
+func Open(ctx context.Context, o Options) (_ *Session, err error) {
+	if o.Backend.Path == "" {
+		return nil, errors.New("session: no sandbox backend (call sandbox.Detect first)")
+	}
+	exe := o.Exe
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("session: own executable: %w", err)
+		}
+	}
+	if !filepath.IsAbs(exe) {
+		return nil, fmt.Errorf("session: executable %q is not an absolute path", exe)
+	}
+	// The real path: bwrap creates the bind's destination, which fails
+	// below a symlink such as /bin -> usr/bin (read-only inside).
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return nil, fmt.Errorf("session: executable: %w", err)
+	}
+	meta, err := metaJSON(o.Meta)
+	if err != nil {
+		return nil, err
+	}
+
+	root := o.RuntimeRoot
+	if root == "" {
+		root = DefaultRuntimeRoot()
+	}
+	if err := os.MkdirAll(root, sessionMode); err != nil {
+		return nil, fmt.Errorf("session: runtime directory: %w", err)
+	}
+	if err := checkPrivate(root, false); err != nil {
+		return nil, fmt.Errorf("session: runtime directory %s: %w", root, err)
+	}
+	cleanStale(root)
+
+	id, err := newID()
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	dir := filepath.Join(root, id)
+	s := &Session{
+		Dir:     dir,
+		Socket:  filepath.Join(dir, SocketName),
+		timeout: o.StartTimeout,
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	if s.timeout <= 0 {
+		s.timeout = 10 * time.Second
+	}
+	// sun_path holds 108 bytes with the terminating NUL.
+	if len(s.Socket) > 107 {
+		return nil, fmt.Errorf("session: socket path %s is longer than 107 bytes; choose a shorter runtime directory", s.Socket)
+	}
+	if err := os.Mkdir(dir, sessionMode); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			s.cleanup()
+		}
+	}()
+	// Mkdir's mode is filtered by the umask, which can only remove bits;
+	// Attach insists on exactly 0700.
+	if err := os.Chmod(dir, sessionMode); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	// The pid file first: a directory without one is never cleaned up as
+	// stale, so a concurrent Open leaves this one alone.
+	if err := writeFile(filepath.Join(dir, PidName), ownerRecord()); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(dir, PolicyName), o.PolicyTOML); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(dir, MetaName), meta); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(filepath.Join(dir, filepath.Dir(ShimPath)), sessionMode); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	if err := os.Symlink(exe, filepath.Join(dir, ShimPath)); err != nil {
+		return nil, fmt.Errorf("session: shim link: %w", err)
+	}
+	if s.log, err = os.OpenFile(filepath.Join(dir, WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	if s.listener, err = listen(s.Socket); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+
+	spec := o.Spec
+	spec.Read = append(slices.Clone(spec.Read), exe)
+	// The runtime root is never mounted, except through a workspace that
+	// contains it (/, a degraded workspace): then the mask hides every
+	// session's socket, since another session's worker may run with
+	// another workspace.
+	spec.Deny = append(slices.Clone(spec.Deny), root)
+	spec.Cwd = spec.Workspace
+	args := o.WorkerArgs
+	if args == nil {
+		args = []string{WorkerCommand}
+	}
+	_, s.argv, err = sandbox.Command(o.Backend, spec, append([]string{exe}, args...))
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	s.env = o.WorkerEnv
+	if s.env == nil {
+		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	}
+
+	started := make(chan error, 1)
+	go s.supervise(started)
+	if err := <-started; err != nil {
+		return nil, &StartError{Err: err, Log: s.logTail()}
+	}
+	if err := s.waitReady(ctx); err != nil {
+		s.Close() // stops the supervisor too; the deferred cleanup repeats harmlessly
+		return nil, err
+	}
+	return s, nil
+}
+
+// writeFile writes a private file of the session.
+func writeFile(name string, data []byte) error {
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	return nil
+}
+
+// listen creates the listening socket. It is made with raw system calls
+// so that the session holds a plain descriptor: every worker inherits it
+// as descriptor 3, and connections made while a worker restarts wait in
+// its backlog instead of failing.
+func listen(path string) (*os.File, error) {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socket: %w", err)
+	}
+	if err := unix.Bind(fd, &unix.SockaddrUnix{Name: path}); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("bind %s: %w", path, err)
+	}
+	if err := unix.Listen(fd, 512); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("listen %s: %w", path, err)
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// supervise runs the worker, and runs it again when it dies while the
+// session is open. It reports the first start on started.
+//
+// It keeps its OS thread for its whole life: bwrap dies with its parent
+// through PR_SET_PDEATHSIG, and for Linux the parent is the thread that
+// forked it, so a Go runtime thread that exited would kill the sandbox.
+func (s *Session) supervise(started chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(s.done)
+	quick := 0
+	for first := true; ; first = false {
+		t0 := time.Now()
+		cmd, exited, err := s.startWorker()
+		if first {
+			started <- err
+			if err != nil {
+				return
+			}
+		}
+		if err == nil {
+			werr := cmd.Wait()
+			s.mu.Lock()
+			s.proc = nil
+			closing := s.closing
+			s.mu.Unlock()
+			close(exited)
+			if closing {
+				return
+			}
+			s.logf("worker exited (%v) after %v", werr, time.Since(t0).Round(time.Millisecond))
+		} else {
+			if errors.Is(err, errClosing) {
+				return
+			}
+			s.logf("worker restart failed: %v", err)
+		}
+		if time.Since(t0) < quickExit {
+			quick++
+		} else {
+			quick = 0
+		}
+		if quick >= maxQuick {
+			s.giveUp(fmt.Errorf("the sandbox worker died %d times in a row within %v of starting; see %s", quick, quickExit, filepath.Join(s.Dir, WorkerLog)))
+			return
+		}
+		// Back off a little when it keeps dying: 0, 50ms, 100ms, ...
+		delay := time.Duration(quick) * 50 * time.Millisecond
+		select {
+		case <-s.quit:
+			return
+		case <-time.After(delay):
+		}
+		s.mu.Lock()
+		s.restarts++
+		s.mu.Unlock()
+		s.logf("restarting the worker (restart %d); /tmp and background processes of the session are lost", s.Restarts())
+	}
+}
+
+var errClosing = errors.New("session is closing")
+
+// startWorker starts one bwrap running the worker.
+func (s *Session) startWorker() (*exec.Cmd, chan struct{}, error) {
+	cmd := &exec.Cmd{
+		Path:       s.argv[0],
+		Args:       s.argv,
+		Env:        s.env,
+		Dir:        "/",
+		Stdout:     s.log,
+		Stderr:     s.log,
+		ExtraFiles: []*os.File{s.listener}, // descriptor 3
+		SysProcAttr: &syscall.SysProcAttr{
+			// Its own process group: a Ctrl-C or a kill of the owner's
+			// group must not end the sandbox (and /tmp with it).
+			Setpgid: true,
+			// bwrap's --die-with-parent does the same; this also covers
+			// the moment before bwrap gets to it.
+			Pdeathsig: unix.SIGKILL,
+		},
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Under the lock, so that Close either sees the process or stops
+	// this start.
+	if s.closing {
+		return nil, nil, errClosing
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	s.proc = cmd.Process
+	s.exited = make(chan struct{})
+	return cmd, s.exited, nil
+}
+
+// waitReady waits until the first worker answers a ping.
+func (s *Session) waitReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	s.mu.Lock()
+	exited := s.exited
+	s.mu.Unlock()
+	res := make(chan error, 1)
+	go func() { res <- worker.Ping(ctx, s.Socket) }()
+	select {
+	case err := <-res:
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %v: %w", s.timeout, err)
+		}
+		return &StartError{Err: err, Log: s.logTail()}
+	case <-exited:
+		return &StartError{Err: errors.New("it exited during start"), Log: s.logTail()}
+	}
+}
+
+// giveUp stops accepting commands: with the listener closed, waiting and
+// new clients get an error instead of a connection nobody serves.
+func (s *Session) giveUp(err error) {
+	s.logf("giving up: %v", err)
+	s.mu.Lock()
+	s.failed = err
+	s.mu.Unlock()
+	os.Remove(s.Socket)
+	s.listener.Close()
+}
+
+// Close ends the session: it kills the sandbox (its PID namespace takes
+// every sandboxed process with it, background jobs included), waits for
+// it, and removes the session directory. It is idempotent.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Session) close() error {
+	s.mu.Lock()
+	s.closing = true
+	p := s.proc
+	if p != nil {
+		killSandbox(p)
+	}
+	s.mu.Unlock()
+	close(s.quit)
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+		if p != nil {
+			p.Kill()
+		}
+		<-s.done
+	}
+	return s.cleanup()
+}
+
+// cleanup releases the descriptors and removes the directory.
+func (s *Session) cleanup() error {
+	if s.listener != nil {
+		s.listener.Close()
+	}
+	if s.log != nil {
+		s.log.Close()
+	}
+	if err := os.RemoveAll(s.Dir); err != nil {
+		return fmt.Errorf("session: remove %s: %w", s.Dir, err)
+	}
+	return nil
+}
+
+// killSandbox kills the sandbox run by bwrap process p. It kills the
+// sandbox's init (bwrap's child, PID 1 of the namespace) rather than p:
+// the kernel kills every process of the namespace before the init's exit
+// is reported, and bwrap exits only after that, so once the supervisor's
+// Wait returns nothing of the sandbox is left. Killing p alone would end
+// the rest through PR_SET_PDEATHSIG, but asynchronously.
+func killSandbox(p *os.Process) {
+	if pid := childOf(p.Pid); pid > 0 {
+		if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+			// Checked after opening the pidfd, which pins the process:
+			// the pid still belongs to the child of p.
+			killed := ppid(pid) == p.Pid && unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil
+			unix.Close(fd)
+			if killed {
+				// Not p too: bwrap would then be reported gone before
+				// the namespace is.
+				return
+			}
+		}
+	}
+	p.Kill() // through a pidfd: safe even if p has just exited
+}
+
+// childOf returns a child of pid, or 0. bwrap has exactly one.
+func childOf(pid int) int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	for _, e := range ents {
+		c, err := strconv.Atoi(e.Name())
+		if err == nil && ppid(c) == pid {
+			return c
+		}
+	}
+	return 0
+}
+
+// statFields returns the fields of /proc/<pid>/stat after the command
+// name (which may hold spaces and parentheses): state is [0], ppid [1],
+// starttime [19].
+func statFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// ppid returns the parent of pid, or -1.
+func ppid(pid int) int {
+	f := statFields(pid)
+	if len(f) < 2 {
+		return -1
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// startTime returns the start time of pid (clock ticks since boot), which
+// tells a process from a later one with the same pid.
+func startTime(pid int) string {
+	f := statFields(pid)
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// ownerRecord is the pid file's content: "<pid> <start time>".
+func ownerRecord() []byte {
+	pid := os.Getpid()
+	return []byte(strconv.Itoa(pid) + " " + startTime(pid) + "\n")
+}
+
+// ownerAlive reads a pid file's content. Anything unclear counts as
+// alive: a live session must never lose its directory.
+func ownerAlive(rec []byte) bool {
+	f := strings.Fields(string(rec))
+	if len(f) == 0 {
+		return true
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil || pid <= 0 {
+		return true
+	}
+	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+		return false
+	}
+	if len(f) > 1 && f[1] != "" {
+		if st := startTime(pid); st != "" && st != f[1] {
+			return false // the pid now belongs to another process
+		}
+	}
+	return true
+}
+
+// cleanStale removes the session directories in root whose owner died
+// (killed before Close). Their sandboxes died with them (bwrap's
+// --die-with-parent), so this only removes files; it kills nothing.
+func cleanStale(root string) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "s-") {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		rec, err := os.ReadFile(filepath.Join(dir, PidName))
+		if err != nil || ownerAlive(rec) {
+			continue
+		}
+		if checkPrivate(dir, true) != nil {
+			continue
+		}
+		os.RemoveAll(dir)
+	}
+}
+
+// logf appends a line to the worker log.
+func (s *Session) logf(format string, args ...any) {
+	fmt.Fprintf(s.log, "%s lite-sandbox session: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
+}
+
+// logTail returns the end of the worker log.
+func (s *Session) logTail() string {
+	f, err := os.Open(filepath.Join(s.Dir, WorkerLog))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const max = 4 << 10
+	if fi, err := f.Stat(); err == nil && fi.Size() > max {
+		f.Seek(fi.Size()-max, io.SeekStart)
+	}
+	b, _ := io.ReadAll(f)
+	return strings.TrimSpace(string(b))
+}

@@ -1,0 +1,186 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package worker
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// forwarded are the signals [Run] passes on to the command: what an
+// agent or a terminal sends to stop a command. SIGKILL cannot be caught;
+// when the caller dies, its connection closes and the worker kills the
+// command's process group.
+var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT}
+
+// Run runs req in the worker listening on socketPath and returns the
+// command's exit status: its exit code, or 128+N after death by signal
+// N. The command gets stdin, stdout and stderr themselves (nil means
+// /dev/null), so its output never passes through the caller.
+//
+// While the command runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the
+// calling process are forwarded to the command's process group instead of
+// ending the caller. When ctx ends, Run closes the connection, the worker
+// kills the command's process group, and Run returns ctx.Err().
+//
+// The status is meaningful when err is nil or a [*StartError] (then it
+// is 126 or 127). Errors wrap [ErrNoWorker] when nothing listens (the
+// command did not run) and [ErrWorkerDied] when the worker died while the
+// command ran; a [*ProtocolError] means the request was refused.
+func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	if len(req.Argv) == 0 || req.Argv[0] == "" {
+		return -1, errors.New("sandbox worker: no program to run")
+	}
+	frame, err := encodeRequest(req)
+	if err != nil {
+		return -1, err
+	}
+	files := [3]*os.File{stdin, stdout, stderr}
+	for i, f := range files {
+		if f != nil {
+			continue
+		}
+		if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+			return -1, fmt.Errorf("sandbox worker: %w", err)
+		}
+		defer f.Close()
+		files[i] = f
+	}
+	var fds [3]int
+	for i, f := range files {
+		// SyscallConn rather than Fd: Fd would switch the caller's
+		// descriptor, which it may share with the agent, to blocking.
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return -1, fmt.Errorf("sandbox worker: descriptor of %s: %w", f.Name(), err)
+		}
+		rc.Control(func(fd uintptr) { fds[i] = int(fd) })
+	}
+
+	// Catch the signals before sending, so that one arriving while the
+	// command starts is forwarded rather than killing the caller.
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, forwarded...)
+	defer signal.Stop(sigc)
+
+	c, err := dial(ctx, socketPath)
+	if err != nil {
+		return -1, err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+
+	n, _, err := c.WriteMsgUnix(frame, unix.UnixRights(fds[:]...), nil)
+	runtime.KeepAlive(files)
+	if err == nil && n < len(frame) {
+		// A stream socket may take a large request in parts; the
+		// descriptors went with the first.
+		_, err = c.Write(frame[n:])
+	}
+	if err != nil {
+		return -1, connError(ctx, "send request", err)
+	}
+
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case s := <-sigc:
+				// Best effort: if the worker is gone, the read below
+				// reports it.
+				c.Write(append(appendHeader(nil, frameSignal, 1), byte(s.(unix.Signal))))
+			case <-done:
+				return
+			}
+		}
+	}()
+	return readResult(ctx, c)
+}
+
+// readResult reads the worker's answer to a run request.
+func readResult(ctx context.Context, c *net.UnixConn) (int, error) {
+	var hdr [headerLen]byte
+	if _, err := io.ReadFull(c, hdr[:]); err != nil {
+		return -1, connError(ctx, "read status", err)
+	}
+	typ, size, err := parseHeader(hdr[:])
+	if err != nil {
+		return -1, err
+	}
+	p := make([]byte, size)
+	if _, err := io.ReadFull(c, p); err != nil {
+		return -1, connError(ctx, "read status", err)
+	}
+	switch {
+	case typ == frameExit && size == 4:
+		return int(binary.BigEndian.Uint32(p)), nil
+	case typ == frameFailed && size >= 4:
+		st := int(binary.BigEndian.Uint32(p))
+		return st, &StartError{Status: st, Msg: string(p[4:])}
+	case typ == frameError:
+		return -1, &ProtocolError{"worker refused the request: " + string(p)}
+	}
+	return -1, &ProtocolError{fmt.Sprintf("unexpected frame %q of %d bytes", typ, size)}
+}
+
+// connError turns a failed read or write on the connection into the error
+// Run returns: the context's, or ErrWorkerDied.
+func connError(ctx context.Context, op string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("%w (%s: %v)", ErrWorkerDied, op, err)
+}
+
+// dial connects to the worker's socket.
+func dial(ctx context.Context, socketPath string) (*net.UnixConn, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", socketPath)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.Is(err, unix.ECONNREFUSED) || errors.Is(err, unix.ENOENT) {
+			return nil, fmt.Errorf("%w at %s (has the session ended?): %v", ErrNoWorker, socketPath, err)
+		}
+		return nil, fmt.Errorf("sandbox worker: connect %s: %w", socketPath, err)
+	}
+	return c.(*net.UnixConn), nil
+}
+
+// Ping checks that a worker serves socketPath: it returns nil once the
+// worker answered, an error wrapping [ErrNoWorker] when nothing listens,
+// or ctx's error when it ends first (a worker that is starting, or dead
+// while its session still holds the socket, accepts nothing).
+func Ping(ctx context.Context, socketPath string) error {
+	c, err := dial(ctx, socketPath)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if _, err := c.Write(appendHeader(nil, framePing, 0)); err != nil {
+		return connError(ctx, "ping", err)
+	}
+	var hdr [headerLen]byte
+	if _, err := io.ReadFull(c, hdr[:]); err != nil {
+		return connError(ctx, "ping", err)
+	}
+	if hdr[0] != framePong {
+		return &ProtocolError{fmt.Sprintf("unexpected answer %q to a ping", hdr[0])}
+	}
+	return nil
+}

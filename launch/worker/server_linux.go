@@ -1,0 +1,358 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package worker
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ServeFD is the worker's entry point: it serves the listening Unix
+// socket it inherited as file descriptor fd (3 when started by package
+// launch) until the process is killed.
+//
+// Before serving it makes the process safe to fork commands from: every
+// inherited descriptor from 3 up becomes close-on-exec (the listener, and
+// whatever the session owner leaked through bwrap, must never reach a
+// sandboxed command), the process becomes non-dumpable (a sandboxed
+// command running as the same user can then neither ptrace it nor take
+// its descriptors with pidfd_getfd, so it cannot read other commands'
+// requests or grab their stdio), and SIGINT and SIGHUP get a handler:
+// an ignored disposition inherited from the session owner (a background
+// job of a non-interactive shell ignores SIGINT) would otherwise pass to
+// every command, and forwarded signals would not stop them.
+func ServeFD(fd int) error {
+	if err := cloexecFrom(3); err != nil {
+		return fmt.Errorf("sandbox worker: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox worker: prctl(PR_SET_DUMPABLE): %w", err)
+	}
+	// A caught signal is reset to the default on execve, an ignored one
+	// is not. The worker itself survives them: only the session ends it.
+	signal.Notify(make(chan os.Signal, 1), unix.SIGINT, unix.SIGHUP, unix.SIGTERM, unix.SIGQUIT)
+
+	listening, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ACCEPTCONN)
+	if err != nil || listening != 1 {
+		return fmt.Errorf("sandbox worker: descriptor %d is not a listening socket (the worker is started by `lite-sandbox launch`, not by hand)", fd)
+	}
+	f := os.NewFile(uintptr(fd), "worker.sock")
+	l, err := net.FileListener(f) // a close-on-exec duplicate
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("sandbox worker: listener: %w", err)
+	}
+	ul, ok := l.(*net.UnixListener)
+	if !ok {
+		l.Close()
+		return fmt.Errorf("sandbox worker: descriptor %d is not a Unix socket", fd)
+	}
+	return Serve(ul)
+}
+
+// cloexecFrom marks every descriptor from first up close-on-exec.
+func cloexecFrom(first int) error {
+	err := unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("close_range: %w", err)
+	}
+	// Kernels before 5.11.
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("list descriptors: %w", err)
+	}
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil && n >= first {
+			unix.CloseOnExec(n) // the directory's own descriptor may be gone
+		}
+	}
+	return nil
+}
+
+// Serve accepts connections on l and runs one command per connection,
+// each independently, until l is closed (then it returns nil) or fails.
+// Connections from Go's net package are close-on-exec, and so are the
+// descriptors received with them (MSG_CMSG_CLOEXEC), so a command only
+// gets its own stdin, stdout and stderr.
+func Serve(l *net.UnixListener) error {
+	var delay time.Duration
+	for {
+		c, err := l.AcceptUnix()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			// Out of descriptors or memory: wait for running commands
+			// to finish rather than give up the session.
+			if errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) || errors.Is(err, unix.ENOBUFS) || errors.Is(err, unix.ENOMEM) || errors.Is(err, unix.ECONNABORTED) {
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				time.Sleep(delay)
+				continue
+			}
+			return fmt.Errorf("sandbox worker: accept: %w", err)
+		}
+		delay = 0
+		go serveConn(c)
+	}
+}
+
+// firstRead is the size of the first read of a connection, which gets
+// the descriptors and, usually, the whole request.
+const firstRead = 8 << 10
+
+// serveConn runs one connection: a ping or one command.
+func serveConn(c *net.UnixConn) {
+	defer c.Close()
+	buf := make([]byte, firstRead)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	n, oobn, flags, _, err := c.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return
+	}
+	fds, ferr := receivedFDs(oob[:oobn], flags)
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	// The rest of the stream: what the first read got beyond the
+	// header, then the connection.
+	r := io.MultiReader(bytes.NewReader(buf[:n]), c)
+	var hdr [headerLen]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return
+	}
+	typ, size, err := parseHeader(hdr[:])
+	if err != nil {
+		c.Write(errorFrame(err.Error()))
+		return
+	}
+	switch typ {
+	case framePing:
+		c.Write(appendHeader(nil, framePong, 0))
+		return
+	case frameRun:
+	default:
+		c.Write(errorFrame(fmt.Sprintf("unexpected first frame %q", typ)))
+		return
+	}
+	if ferr != nil {
+		c.Write(errorFrame(ferr.Error()))
+		return
+	}
+	if len(fds) != 3 {
+		c.Write(errorFrame(fmt.Sprintf("run request with %d descriptors, want 3 (stdin, stdout, stderr)", len(fds))))
+		return
+	}
+	payload := make([]byte, size)
+	if _, err := io.ReadFull(r, payload); err != nil {
+		return
+	}
+	req, err := decodeRequest(payload)
+	if err != nil {
+		c.Write(errorFrame(err.Error()))
+		return
+	}
+	pid, status, err := start(req, fds)
+	for _, fd := range fds {
+		// The command has its own copies; ours would keep the caller's
+		// pipes open after the command exits.
+		unix.Close(fd)
+	}
+	fds = nil
+	if err != nil {
+		c.Write(failedFrame(status, err.Error()))
+		return
+	}
+	c.Write(statusFrame(supervise(pid, r)))
+}
+
+// receivedFDs returns the descriptors of an SCM_RIGHTS message. On error
+// it still returns those it got, for the caller to close.
+func receivedFDs(oob []byte, flags int) ([]int, error) {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, &ProtocolError{"control message: " + err.Error()}
+	}
+	var fds []int
+	for i := range msgs {
+		got, err := unix.ParseUnixRights(&msgs[i])
+		if err != nil {
+			return fds, &ProtocolError{"control message: " + err.Error()}
+		}
+		fds = append(fds, got...)
+	}
+	if flags&unix.MSG_CTRUNC != 0 {
+		return fds, &ProtocolError{"too many descriptors"}
+	}
+	return fds, nil
+}
+
+// start forks and execs the command in its own process group, with fds
+// as its stdin, stdout and stderr. On failure it returns the status a
+// shell would exit with.
+func start(req Request, fds []int) (pid, status int, err error) {
+	if req.Dir != "" {
+		if fi, err := os.Stat(req.Dir); err != nil {
+			return 0, 126, fmt.Errorf("working directory: %w", err)
+		} else if !fi.IsDir() {
+			return 0, 126, fmt.Errorf("working directory %s is not a directory", req.Dir)
+		}
+	}
+	path, status, err := lookPath(req)
+	if err != nil {
+		return 0, status, err
+	}
+	pid, err = syscall.ForkExec(path, req.Argv, &syscall.ProcAttr{
+		Dir:   req.Dir,
+		Env:   req.Env,
+		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
+		// Its own process group, so that a forwarded signal and the kill
+		// on disconnect reach the command's pipeline and jobs, and
+		// nothing else in the sandbox.
+		Sys: &syscall.SysProcAttr{Setpgid: true},
+	})
+	if err != nil {
+		status = 126
+		if errors.Is(err, unix.ENOENT) {
+			status = 127
+		}
+		return 0, status, fmt.Errorf("%s: %w", req.Argv[0], err)
+	}
+	return pid, 0, nil
+}
+
+// lookPath finds the program the way a shell would: a name with a slash
+// is used as is (relative to Dir), any other is looked up in the PATH of
+// the request's environment, not the worker's.
+func lookPath(req Request) (string, int, error) {
+	name := req.Argv[0]
+	if strings.Contains(name, "/") {
+		return name, 0, nil
+	}
+	pathEnv := "/usr/local/bin:/usr/bin:/bin"
+	for _, kv := range req.Env {
+		// The last one wins, as in os/exec.
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathEnv = v
+		}
+	}
+	denied := false
+	for _, d := range filepath.SplitList(pathEnv) {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, name)
+		if !filepath.IsAbs(p) && req.Dir != "" {
+			p = filepath.Join(req.Dir, p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if unix.Access(p, unix.X_OK) != nil {
+			denied = true
+			continue
+		}
+		return p, 0, nil
+	}
+	if denied {
+		return "", 126, fmt.Errorf("%s: permission denied", name)
+	}
+	return "", 127, fmt.Errorf("%s: command not found", name)
+}
+
+// supervise forwards the client's signals to the command's process group
+// until the command's main process exits, kills the group if the client
+// goes away first, and returns the exit status: the code, or 128+N after
+// death by signal N.
+func supervise(pid int, r io.Reader) int {
+	var mu sync.Mutex
+	exited := false
+	// send sends sig to the group while the main process is unreaped:
+	// until then its pid, and so the group id, cannot be reused.
+	send := func(sig unix.Signal, leaderToo bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if exited {
+			return
+		}
+		unix.Kill(-pid, sig)
+		if leaderToo {
+			// In case the main process left its group.
+			unix.Kill(pid, sig)
+		}
+	}
+	go func() {
+		var hdr [headerLen]byte
+		for {
+			if _, err := io.ReadFull(r, hdr[:]); err != nil {
+				// The client is gone (killed, or its context ended):
+				// nobody waits for this command any more.
+				send(unix.SIGKILL, true)
+				return
+			}
+			typ, size, err := parseHeader(hdr[:])
+			if err != nil {
+				send(unix.SIGKILL, true)
+				return
+			}
+			p := make([]byte, size)
+			if _, err := io.ReadFull(r, p); err != nil {
+				send(unix.SIGKILL, true)
+				return
+			}
+			if typ == frameSignal && len(p) == 1 {
+				switch sig := unix.Signal(p[0]); sig {
+				case unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT:
+					send(sig, false)
+				}
+			}
+			// Other frames are ignored: a newer client may send more.
+		}
+	}()
+
+	// Wait without reaping first, so that signal never targets a pid
+	// the kernel may have handed to another process.
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	mu.Lock()
+	exited = true
+	mu.Unlock()
+	var ws unix.WaitStatus
+	for {
+		_, err := unix.Wait4(pid, &ws, 0, nil)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	switch {
+	case ws.Exited():
+		return ws.ExitStatus()
+	case ws.Signaled():
+		return 128 + int(ws.Signal())
+	}
+	return 128
+}

@@ -1,0 +1,26 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build !linux
+
+package worker
+
+import (
+	"context"
+	"net"
+	"os"
+)
+
+// ServeFD fails with [ErrUnsupported]: the worker needs Linux.
+func ServeFD(fd int) error { return ErrUnsupported }
+
+// Serve fails with [ErrUnsupported]: the worker needs Linux.
+func Serve(l *net.UnixListener) error { return ErrUnsupported }
+
+// Run fails with [ErrUnsupported]: the worker needs Linux.
+func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	return -1, ErrUnsupported
+}
+
+// Ping fails with [ErrUnsupported]: the worker needs Linux.
+func Ping(ctx context.Context, socketPath string) error { return ErrUnsupported }

@@ -1,0 +1,84 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import "github.com/lite-sandbox/lite-sandbox/shims/policy"
+
+// bwrapNamespaceArgs come first in every bwrap command line.
+var bwrapNamespaceArgs = []string{
+	// A PID namespace with a fresh /proc: host processes can be neither
+	// seen nor signalled (escape classes 7 and 22), and when bwrap (PID 1
+	// inside) exits, everything left in the namespace dies (class 23).
+	"--unshare-pid",
+	// No shared SysV IPC with the host (class 25), own hostname, own
+	// cgroup view. The cgroup namespace is optional in old kernels.
+	"--unshare-ipc",
+	"--unshare-uts",
+	"--unshare-cgroup-try",
+	// setsid(): no controlling terminal, so TIOCSTI cannot push keystrokes
+	// into the user's shell (class 21).
+	"--new-session",
+	// The sandbox dies with the shim (class 23).
+	"--die-with-parent",
+	// Root keeps every capability inside bwrap unless told otherwise; with
+	// them it could remount the read-only binds or read around DAC checks.
+	// bwrap also sets no_new_privs, so setuid binaries cannot regain them.
+	"--cap-drop", "ALL",
+}
+
+// BwrapArgs returns the bwrap command line for one command, without the
+// bwrap program itself: namespace options, the mounts in order, the
+// working directory, "--" and argv. The environment is passed through
+// unchanged; bwrap sets nothing new.
+//
+// The network is shared only when s.Network is exactly
+// policy.NetworkOpen; anything else unshares it, leaving loopback only
+// (escape classes 19, 20 and 28).
+func BwrapArgs(mounts []Mount, s Spec, argv []string) []string {
+	args := make([]string, 0, len(bwrapNamespaceArgs)+3*len(mounts)+4+len(argv))
+	args = append(args, bwrapNamespaceArgs...)
+	if s.Network != policy.NetworkOpen {
+		args = append(args, "--unshare-net")
+	}
+	for _, m := range mounts {
+		args = append(args, bwrapMountArgs(m)...)
+	}
+	cwd := s.Cwd
+	if cwd == "" {
+		cwd = s.Workspace
+	}
+	args = append(args, "--chdir", cwd, "--")
+	return append(args, argv...)
+}
+
+// bwrapMountArgs renders one mount.
+func bwrapMountArgs(m Mount) []string {
+	switch m.Kind {
+	case ROBind:
+		return []string{"--ro-bind", m.Src, m.Dst}
+	case Bind:
+		return []string{"--bind", m.Src, m.Dst}
+	case Symlink:
+		return []string{"--symlink", m.Src, m.Dst}
+	case Proc:
+		return []string{"--proc", m.Dst}
+	case Dev:
+		return []string{"--dev", m.Dst}
+	case Tmpfs:
+		return []string{"--tmpfs", m.Dst}
+	case Dir:
+		return []string{"--dir", m.Dst}
+	case MaskDir:
+		// Read-only, so that nothing can be planted where a tool expects
+		// the real directory.
+		return []string{"--tmpfs", m.Dst, "--remount-ro", m.Dst}
+	case MaskFile:
+		return []string{"--ro-bind", "/dev/null", m.Dst}
+	case RemountRO:
+		return []string{"--remount-ro", m.Dst}
+	}
+	// Unknown kinds come only from a bug; fail closed by making bwrap
+	// refuse the command line rather than silently dropping a mount.
+	return []string{"--lite-sandbox-bug-unknown-mount-kind", m.Dst}
+}

@@ -1,0 +1,36 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+)
+
+// checkCommand validates what every platform's Command needs: a
+// workspace, a program to run, and a working directory that the sandbox
+// can see. A command the agent starts elsewhere (Crush's working_dir,
+// escape class A7) is refused rather than moved.
+func checkCommand(s Spec, argv []string) error {
+	if len(argv) == 0 || argv[0] == "" {
+		return &SetupError{Op: "argv", Err: errors.New("no program to run")}
+	}
+	if err := checkAbs("workspace", s.Workspace); err != nil {
+		return &SetupError{Op: "workspace", Err: err}
+	}
+	cwd := s.Cwd
+	if cwd == "" {
+		cwd = s.Workspace
+	}
+	if err := checkAbs("working directory", cwd); err != nil {
+		return &SetupError{Op: "cwd", Err: err}
+	}
+	if withinAny(cwd, s.Deny) {
+		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s lies in a denied path", cwd)}
+	}
+	if !within(cwd, s.Workspace) && !withinAny(cwd, s.Write) && !withinAny(cwd, s.Read) {
+		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s is outside the workspace %s and every granted path", cwd, s.Workspace)}
+	}
+	return nil
+}

@@ -1,0 +1,332 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// MountKind says what one [Mount] puts at its destination.
+type MountKind int
+
+// The mount kinds. Binds take a host source; the others create something
+// fresh inside the sandbox.
+const (
+	// ROBind binds host path Src read-only at Dst (bwrap follows Src if
+	// it is a symlink).
+	ROBind MountKind = iota + 1
+	// Bind binds host path Src read-write at Dst.
+	Bind
+	// Symlink creates a symlink at Dst whose target is Src.
+	Symlink
+	// Proc mounts a fresh procfs of the sandbox's PID namespace at Dst.
+	Proc
+	// Dev mounts a minimal fresh /dev (null, zero, random, tty, pts...).
+	Dev
+	// Tmpfs mounts a fresh, empty, writable tmpfs at Dst.
+	Tmpfs
+	// Dir creates an empty directory at Dst.
+	Dir
+	// MaskDir hides the directory at Dst behind an empty read-only tmpfs.
+	MaskDir
+	// MaskFile hides the file at Dst behind a read-only bind of
+	// /dev/null: it reads as empty and cannot be written.
+	MaskFile
+	// RemountRO makes the mount at Dst read-only (not the mounts below
+	// it).
+	RemountRO
+)
+
+var mountKindNames = [...]string{
+	ROBind:    "ro-bind",
+	Bind:      "bind",
+	Symlink:   "symlink",
+	Proc:      "proc",
+	Dev:       "dev",
+	Tmpfs:     "tmpfs",
+	Dir:       "dir",
+	MaskDir:   "mask-dir",
+	MaskFile:  "mask-file",
+	RemountRO: "remount-ro",
+}
+
+// String returns the kind's name, as in "ro-bind".
+func (k MountKind) String() string {
+	if k > 0 && int(k) < len(mountKindNames) {
+		return mountKindNames[k]
+	}
+	return fmt.Sprintf("MountKind(%d)", int(k))
+}
+
+// Mount is one step of the sandbox's filesystem layout. Steps apply in
+// order, so a later mount hides what an earlier one put at or below its
+// destination.
+type Mount struct {
+	Kind MountKind
+	Src  string // host path for binds, link target for Symlink, else ""
+	Dst  string // path inside the sandbox
+}
+
+// String returns "kind [src] dst", for test output and debugging.
+func (m Mount) String() string {
+	if m.Src == "" {
+		return m.Kind.String() + " " + m.Dst
+	}
+	return m.Kind.String() + " " + m.Src + " " + m.Dst
+}
+
+// Layout turns a Spec into the ordered list of mounts, looking at the host
+// filesystem through fsys. The order is: system directories, /etc
+// entries, a fresh /proc, /dev and /tmp, the Read grants, the Write
+// grants, the workspace (last of all binds, so that it wins over /tmp and
+// over read-only grants that contain it), the Deny masks, and finally a
+// read-only remount of the sandbox's root.
+//
+// Missing system directories, /etc entries and grants are skipped; a
+// missing workspace is an error. Nothing else is mounted: $HOME, ~/.ssh
+// and other projects simply do not exist inside (escape class 1), and
+// the sandbox's root is remounted read-only, so a write outside the
+// writable mounts fails (escape class 8).
+func Layout(s Spec, fsys FS) ([]Mount, error) {
+	if err := checkAbs("workspace", s.Workspace); err != nil {
+		return nil, fmt.Errorf("sandbox layout: %w", err)
+	}
+	for _, list := range []struct {
+		what  string
+		paths []string
+	}{{"system path", s.System}, {"read path", s.Read}, {"write path", s.Write}, {"deny path", s.Deny}} {
+		for _, p := range list.paths {
+			if err := checkAbs(list.what, p); err != nil {
+				return nil, fmt.Errorf("sandbox layout: %w", err)
+			}
+		}
+	}
+	for _, name := range s.Etc {
+		if err := checkEtcName(name); err != nil {
+			return nil, fmt.Errorf("sandbox layout: %w", err)
+		}
+	}
+
+	var ms []Mount
+	sys, err := systemMounts(s.System, fsys)
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, sys...)
+
+	for _, name := range s.Etc {
+		p := "/etc/" + name
+		// Stat, not Lstat: a symlink such as /etc/localtime is bound
+		// through (bwrap follows the source), a dangling one is skipped.
+		if _, err := fsys.Stat(p); err != nil {
+			if missing(err) {
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: /etc entry: %w", err)
+		}
+		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+	}
+
+	// A fresh /proc of the new PID namespace: the host's /proc would
+	// expose /proc/<host pid>/root (escape class 7).
+	ms = append(ms,
+		Mount{Kind: Proc, Dst: "/proc"},
+		Mount{Kind: Dev, Dst: "/dev"},
+		Mount{Kind: Tmpfs, Dst: "/tmp"},
+	)
+
+	for _, g := range []struct {
+		kind  MountKind
+		paths []string
+	}{{ROBind, s.Read}, {Bind, s.Write}} {
+		for _, p := range g.paths {
+			if _, err := fsys.Stat(p); err != nil {
+				if missing(err) {
+					continue
+				}
+				return nil, fmt.Errorf("sandbox layout: grant %s: %w", p, err)
+			}
+			ms = append(ms, Mount{Kind: g.kind, Src: p, Dst: p})
+		}
+	}
+
+	fi, err := fsys.Stat(s.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox layout: workspace: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("sandbox layout: workspace %s is not a directory", s.Workspace)
+	}
+	ms = append(ms, Mount{Kind: Bind, Src: s.Workspace, Dst: s.Workspace})
+
+	// A bind of / (a degraded workspace) or of /dev or /proc themselves
+	// brings the host's /proc and /dev along (binds are recursive), so
+	// mount fresh ones again on top (escape class 7).
+	for _, fresh := range []Mount{{Kind: Proc, Dst: "/proc"}, {Kind: Dev, Dst: "/dev"}} {
+		for _, m := range ms {
+			if (m.Kind == ROBind || m.Kind == Bind) && within(fresh.Dst, m.Dst) {
+				ms = append(ms, fresh)
+				break
+			}
+		}
+	}
+
+	masks, err := denyMasks(ms, s.Deny, fsys)
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, masks...)
+
+	// bwrap builds the sandbox on a writable tmpfs root, which holds /etc,
+	// the parents of the workspace and so on: without this, a write to
+	// ~/.bashrc or /etc/x would "succeed" into that tmpfs and confuse the
+	// agent. Remounting it read-only does not touch the mounts on it. A
+	// workspace of / is itself the mount at /, and must stay writable.
+	if lastCovering(ms, "/") < 0 {
+		ms = append(ms, Mount{Kind: RemountRO, Dst: "/"})
+	}
+	return ms, nil
+}
+
+// systemMounts mounts the system directories. On merged-/usr systems /bin,
+// /lib and /sbin are symlinks into /usr: they become symlinks inside the
+// sandbox too, as long as their target is visible through another system
+// directory; otherwise the path is bound (bwrap follows the link).
+func systemMounts(dirs []string, fsys FS) ([]Mount, error) {
+	type entry struct {
+		path   string
+		link   string // symlink target, "" for a directory
+		real   string
+		exists bool
+	}
+	entries := make([]entry, 0, len(dirs))
+	for _, d := range dirs {
+		e := entry{path: d}
+		fi, err := fsys.Lstat(d)
+		if err != nil {
+			if missing(err) {
+				entries = append(entries, e)
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: system path: %w", err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if e.link, err = fsys.Readlink(d); err != nil {
+				return nil, fmt.Errorf("sandbox layout: system path: %w", err)
+			}
+		}
+		if e.real, err = realPath(fsys, d); err != nil {
+			if missing(err) {
+				entries = append(entries, e) // dangling symlink
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: system path: %w", err)
+		}
+		e.exists = true
+		entries = append(entries, e)
+	}
+
+	var ms []Mount
+	for i, e := range entries {
+		if !e.exists {
+			continue
+		}
+		if e.link == "" {
+			ms = append(ms, Mount{Kind: ROBind, Src: e.path, Dst: e.path})
+			continue
+		}
+		covered := false
+		for j, o := range entries {
+			if j != i && o.exists && o.link == "" && within(e.real, o.real) {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			ms = append(ms, Mount{Kind: Symlink, Src: e.link, Dst: e.path})
+		} else {
+			ms = append(ms, Mount{Kind: ROBind, Src: e.path, Dst: e.path})
+		}
+	}
+	return ms, nil
+}
+
+// denyMasks masks every Deny path wherever a bind in ms makes it visible.
+// A path is compared by its real location, so that a denied symlink such
+// as ~/.ssh -> ~/dotfiles/ssh (stow, home-manager) masks the directory the
+// link points to, and a workspace reached through a symlinked ancestor
+// still gets its masks at the sandbox-side path. Paths that do not exist,
+// or that nothing mounts, need no mask: emitting one would make bwrap fail
+// (and a failing mask must not abort every command: users' dotfiles are
+// often symlinks).
+func denyMasks(ms []Mount, deny []string, fsys FS) ([]Mount, error) {
+	srcReal := make([]string, len(ms))
+	for i, m := range ms {
+		if m.Kind != ROBind && m.Kind != Bind {
+			continue
+		}
+		r, err := realPath(fsys, m.Src)
+		if err != nil {
+			if missing(err) {
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: %s: %w", m.Src, err)
+		}
+		srcReal[i] = r
+	}
+
+	var masks []Mount
+	seen := map[string]bool{}
+	for _, d := range deny {
+		r, err := realPath(fsys, d)
+		if err != nil {
+			if missing(err) {
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: deny path: %w", err)
+		}
+		fi, err := fsys.Stat(r)
+		if err != nil {
+			if missing(err) {
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: deny path: %w", err)
+		}
+		kind := MaskFile
+		if fi.IsDir() {
+			kind = MaskDir
+		}
+		for i, m := range ms {
+			if srcReal[i] == "" || !within(r, srcReal[i]) {
+				continue
+			}
+			q := path.Join(m.Dst, strings.TrimPrefix(r, srcReal[i]))
+			if seen[q] || lastCovering(ms, q) != i {
+				// Hidden by a later mount: whatever is visible at q
+				// comes from that mount and is handled through it.
+				continue
+			}
+			seen[q] = true
+			masks = append(masks, Mount{Kind: kind, Dst: q})
+		}
+	}
+	return masks, nil
+}
+
+// lastCovering returns the index of the last mount in ms whose destination
+// is p or an ancestor of p, which is the mount that p shows, or -1.
+func lastCovering(ms []Mount, p string) int {
+	for i := len(ms) - 1; i >= 0; i-- {
+		switch ms[i].Kind {
+		case ROBind, Bind, Proc, Dev, Tmpfs, MaskDir, MaskFile:
+			if within(p, ms[i].Dst) {
+				return i
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,120 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// procRoot is where ProbeKernel reads sysctls; tests may point it
+// elsewhere.
+var procRoot = "/proc"
+
+// ProbeKernel reports user namespaces, the Landlock ABI, seccomp and the
+// kernel release, for `lite-sandbox doctor`. It never fails: what it
+// cannot find out is said in the line.
+func ProbeKernel() Kernel {
+	var k Kernel
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		k.Release = fmt.Sprintf("unknown (uname: %v)", err)
+	} else {
+		k.Release = unix.ByteSliceToString(u.Release[:])
+	}
+	k.UserNamespaces = probeUserNS()
+	k.LandlockABI, k.Landlock = probeLandlock()
+	k.Seccomp = probeSeccomp()
+	return k
+}
+
+// readSysctl returns a sysctl's value and whether the file exists.
+func readSysctl(name string) (string, bool, error) {
+	b, err := os.ReadFile(procRoot + "/sys/" + strings.ReplaceAll(name, ".", "/"))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", false, nil
+		}
+		return "", true, err
+	}
+	return strings.TrimSpace(string(b)), true, nil
+}
+
+// probeUserNS reads the three switches that decide whether an
+// unprivileged bwrap can create its namespaces.
+func probeUserNS() string {
+	var notes []string
+	ok := true
+	if v, found, err := readSysctl("user.max_user_namespaces"); err != nil {
+		notes = append(notes, fmt.Sprintf("user.max_user_namespaces unreadable: %v", err))
+	} else if found {
+		notes = append(notes, "user.max_user_namespaces="+v)
+		if n, err := strconv.Atoi(v); err == nil && n == 0 {
+			ok = false
+		}
+	} else {
+		ok = false
+		notes = append(notes, "no user.max_user_namespaces (kernel without CONFIG_USER_NS?)")
+	}
+	// Debian and older Ubuntu kernels.
+	if v, found, err := readSysctl("kernel.unprivileged_userns_clone"); err == nil && found {
+		notes = append(notes, "kernel.unprivileged_userns_clone="+v)
+		if v == "0" {
+			ok = false
+		}
+	}
+	// Ubuntu 23.10+: unprivileged user namespaces only for programs with
+	// an AppArmor profile that allows them.
+	if v, found, err := readSysctl("kernel.apparmor_restrict_unprivileged_userns"); err == nil && found {
+		notes = append(notes, "kernel.apparmor_restrict_unprivileged_userns="+v)
+		if v == "1" {
+			notes = append(notes, "AppArmor restricts them: bwrap needs an AppArmor profile with `userns`")
+			ok = false
+		}
+	}
+	state := "available to unprivileged users"
+	if !ok {
+		state = "restricted for unprivileged users (root still works)"
+	}
+	return state + " (" + strings.Join(notes, "; ") + ")"
+}
+
+// probeLandlock asks the kernel for its Landlock ABI version.
+func probeLandlock() (int, string) {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		if errno == unix.ENOSYS || errno == unix.EOPNOTSUPP {
+			return 0, "unavailable: not supported by kernel or not enabled at boot time"
+		}
+		return 0, fmt.Sprintf("unavailable: landlock_create_ruleset: %v", errno)
+	}
+	return int(v), fmt.Sprintf("ABI version %d", int(v))
+}
+
+// probeSeccomp reports whether seccomp filters can be installed and the
+// current process's own seccomp mode (a container usually runs under a
+// filter already).
+func probeSeccomp() string {
+	mode, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0)
+	if err != nil {
+		if errors.Is(err, unix.EINVAL) {
+			return "unavailable: kernel built without seccomp"
+		}
+		return fmt.Sprintf("unknown: prctl(PR_GET_SECCOMP): %v", err)
+	}
+	self := map[int]string{0: "none", 1: "strict", 2: "filter"}[mode]
+	if self == "" {
+		self = strconv.Itoa(mode)
+	}
+	b, err := os.ReadFile(procRoot + "/sys/kernel/seccomp/actions_avail")
+	if err != nil {
+		return fmt.Sprintf("available, filter support unknown (%v); this process: %s", err, self)
+	}
+	return fmt.Sprintf("filter mode available (actions: %s); this process: %s", strings.TrimSpace(string(b)), self)
+}

@@ -1,0 +1,20 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build !linux
+
+package sandbox
+
+import "runtime"
+
+// ProbeKernel reports the kernel features of interest. User namespaces,
+// Landlock and seccomp exist only on Linux.
+func ProbeKernel() Kernel {
+	na := "not applicable on " + runtime.GOOS
+	return Kernel{
+		Release:        runtime.GOOS,
+		UserNamespaces: na,
+		Landlock:       na,
+		Seccomp:        na,
+	}
+}

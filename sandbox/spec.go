@@ -1,0 +1,162 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+)
+
+// Spec is the platform-neutral description of one sandbox. Every path is
+// an absolute, clean, slash-separated host path, and (except for symlinks
+// of system directories) appears at the same path inside the sandbox.
+type Spec struct {
+	// Workspace is mounted read-write, after every other bind, so that it
+	// wins over /tmp, the system directories and the extra grants.
+	Workspace string
+	// Home is the user's home directory, used for ~ expansion and for
+	// [Degraded]. It is never mounted as such.
+	Home string
+	// System lists read-only system directories (/usr, /bin, ...).
+	System []string
+	// Etc lists names below /etc that are visible read-only; the rest of
+	// /etc (shadow, sudoers, ssh host keys) is absent.
+	Etc []string
+	// Read lists extra read-only paths.
+	Read []string
+	// Write lists extra read-write paths.
+	Write []string
+	// Deny lists paths masked after all binds, so that they stay hidden
+	// when they lie inside something mounted (for example the workspace
+	// is the home directory and ~/.ssh is denied).
+	Deny []string
+	// Network is policy.NetworkOpen or policy.NetworkOff. Any other value,
+	// including "", is treated as off (fail closed).
+	Network string
+	// Cwd is the directory the command starts in. It must lie inside the
+	// workspace or a Read or Write path; [Command] checks this.
+	Cwd string
+}
+
+// FromPolicy builds the Spec for one command from the effective policy.
+// It expands "~" and "~/x" with home, cleans every path and rejects
+// relative ones: a relative grant has no safe meaning. An empty cwd
+// means the workspace; a relative cwd is taken relative to it.
+func FromPolicy(p *policy.Policy, workspace, home, cwd string) (Spec, error) {
+	if p == nil {
+		return Spec{}, errors.New("sandbox spec: nil policy")
+	}
+	if workspace == "" || !path.IsAbs(workspace) {
+		return Spec{}, fmt.Errorf("sandbox spec: workspace %q is not an absolute path", workspace)
+	}
+	if home != "" {
+		if !path.IsAbs(home) {
+			return Spec{}, fmt.Errorf("sandbox spec: home %q is not an absolute path", home)
+		}
+		home = path.Clean(home)
+	}
+	s := Spec{
+		Workspace: path.Clean(workspace),
+		Home:      home,
+	}
+	switch p.Sandbox.Network {
+	case "", policy.NetworkOpen:
+		// The seed and the default policy share the host's network.
+		s.Network = policy.NetworkOpen
+	case policy.NetworkOff:
+		s.Network = policy.NetworkOff
+	default:
+		return Spec{}, fmt.Errorf("sandbox spec: unknown network mode %q (want %q or %q)",
+			p.Sandbox.Network, policy.NetworkOpen, policy.NetworkOff)
+	}
+	var err error
+	if s.System, err = expandAll("system", p.Sandbox.System, home); err != nil {
+		return Spec{}, err
+	}
+	if s.Read, err = expandAll("read", p.Sandbox.Read, home); err != nil {
+		return Spec{}, err
+	}
+	if s.Write, err = expandAll("write", p.Sandbox.Write, home); err != nil {
+		return Spec{}, err
+	}
+	if s.Deny, err = expandAll("deny", p.Sandbox.Deny, home); err != nil {
+		return Spec{}, err
+	}
+	for _, name := range p.Sandbox.Etc {
+		if err := checkEtcName(name); err != nil {
+			return Spec{}, fmt.Errorf("sandbox spec: %w", err)
+		}
+		s.Etc = append(s.Etc, name)
+	}
+	switch {
+	case cwd == "":
+		s.Cwd = s.Workspace
+	case path.IsAbs(cwd):
+		s.Cwd = path.Clean(cwd)
+	default:
+		s.Cwd = path.Join(s.Workspace, cwd)
+	}
+	return s, nil
+}
+
+// expandAll expands and checks the paths of one policy list.
+func expandAll(field string, paths []string, home string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		e, err := expandHome(p, home)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox spec: %s: %w", field, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// expandHome expands a leading "~" or "~/" and returns a clean absolute
+// path. "~user" is rejected: it would need a user database lookup, and
+// guessing could grant the wrong directory.
+func expandHome(p, home string) (string, error) {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return "", fmt.Errorf("path %q needs the home directory, which is unknown", p)
+		}
+		return path.Join(home, p[1:]), nil
+	case strings.HasPrefix(p, "~"):
+		return "", fmt.Errorf("path %q: only ~ and ~/ are supported", p)
+	case !path.IsAbs(p):
+		return "", fmt.Errorf("path %q is not absolute (start it with / or ~/)", p)
+	case strings.IndexByte(p, 0) >= 0:
+		return "", fmt.Errorf("path %q contains a NUL byte", p)
+	}
+	return path.Clean(p), nil
+}
+
+// Degraded reports whether the workspace makes the sandbox much weaker
+// than the policy suggests, with a reason for the status line: the
+// workspace is mounted read-write, so a workspace of / or of the home
+// directory (or any ancestor of it) makes rc files, ~/.ssh and every other
+// project writable (escape classes 8 and 34). The [Spec.Deny] masks still
+// apply in that case.
+func Degraded(workspace, home string) (bool, string) {
+	ws := path.Clean(workspace)
+	if ws == "/" {
+		return true, "workspace / makes the whole filesystem writable"
+	}
+	if home == "" {
+		return false, ""
+	}
+	h := path.Clean(home)
+	switch {
+	case ws == h:
+		return true, fmt.Sprintf("workspace %s is the home directory: everything in it becomes writable", ws)
+	case within(h, ws):
+		return true, fmt.Sprintf("workspace %s contains the home directory %s: everything under it becomes writable", ws, h)
+	}
+	return false, ""
+}

@@ -1,0 +1,30 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build !unix
+
+package shims
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+)
+
+// execve runs the command as a child on systems without exec(2) and exits
+// with its status.
+func execve(argv, env []string, dir string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = env, dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		os.Exit(ee.ExitCode())
+	}
+	if err != nil {
+		return &ExitError{127, err}
+	}
+	os.Exit(0)
+	return nil
+}

@@ -1,0 +1,353 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package policy
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+//go:embed default.toml
+var defaultTOML []byte
+
+// DefaultSource names the embedded default policy in Sources and errors.
+const DefaultSource = "(built-in default)"
+
+// ProjectFile is the name of the optional per-project policy file in the
+// workspace. It may only tighten the policy.
+const ProjectFile = ".lite-sandbox.toml"
+
+// ConfigEnv names the environment variable that points at the user's
+// policy file, like --config.
+const ConfigEnv = "LITE_SANDBOX_CONFIG"
+
+// DefaultTOML returns the embedded default policy text.
+func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
+
+// Default returns the embedded default policy.
+func Default() *Policy {
+	l, err := decode(DefaultSource, defaultTOML)
+	if err != nil {
+		panic(fmt.Sprintf("bug: embedded default policy: %v", err))
+	}
+	p := &Policy{}
+	if err := p.apply(l, false); err != nil {
+		panic(fmt.Sprintf("bug: embedded default policy: %v", err))
+	}
+	p.Sources = []string{DefaultSource}
+	return p
+}
+
+// Options say where Load looks for the user's and the project's files.
+type Options struct {
+	// UserFile is the user's policy file. When empty, Load uses
+	// $LITE_SANDBOX_CONFIG, else $XDG_CONFIG_HOME/lite-sandbox/config.toml
+	// (or ~/.config/...), and a missing default file is not an error. A
+	// file named here or in the variable must exist.
+	UserFile string
+	// Workspace, when set, is searched for the project file.
+	Workspace string
+	// Getenv replaces os.Getenv in tests.
+	Getenv func(string) string
+}
+
+// FileError reports a problem in one policy file, with its position when
+// known. Callers print it as one line: "file:line:col: message".
+type FileError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// UserFilePath returns the user's policy file and whether it was named
+// explicitly (so that its absence is an error).
+func UserFilePath(o Options) (string, bool) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if o.UserFile != "" {
+		return o.UserFile, true
+	}
+	if f := getenv(ConfigEnv); f != "" {
+		return f, true
+	}
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return "", false
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "lite-sandbox", "config.toml"), false
+}
+
+// Load merges the embedded default, the user's file and the project's
+// file. Any error means that nothing may run.
+func Load(o Options) (*Policy, error) {
+	p := Default()
+	if path, explicit := UserFilePath(o); path != "" {
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			l, err := decode(path, data)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.apply(l, false); err != nil {
+				return nil, err
+			}
+			p.Sources = append(p.Sources, path)
+		case errors.Is(err, os.ErrNotExist) && !explicit:
+		default:
+			return nil, fmt.Errorf("read policy file: %w", err)
+		}
+	}
+	if o.Workspace != "" {
+		path := filepath.Join(o.Workspace, ProjectFile)
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			l, err := decode(path, data)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.apply(l, true); err != nil {
+				return nil, err
+			}
+			p.Sources = append(p.Sources, path)
+		case errors.Is(err, os.ErrNotExist):
+		default:
+			return nil, fmt.Errorf("read project policy file: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// layer is one decoded file. Pointers and nil slices tell "not set" from
+// "set to the zero value".
+type layer struct {
+	path string
+	data []byte
+
+	Version *int `toml:"version"`
+	Sandbox struct {
+		Mode    *string  `toml:"mode"`
+		Network *string  `toml:"network"`
+		System  []string `toml:"system"`
+		Etc     []string `toml:"etc"`
+		Read    []string `toml:"read"`
+		Write   []string `toml:"write"`
+		Deny    []string `toml:"deny"`
+	} `toml:"sandbox"`
+	Shell struct {
+		MaxDepth *int     `toml:"max_depth"`
+		DenyEnv  []string `toml:"deny_env"`
+	} `toml:"shell"`
+	Rules []Rule `toml:"rule"`
+}
+
+func decode(path string, data []byte) (*layer, error) {
+	l := &layer{path: path, data: data}
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(l); err != nil {
+		var de *toml.DecodeError
+		var se *toml.StrictMissingError
+		switch {
+		case errors.As(err, &se) && len(se.Errors) > 0:
+			e := se.Errors[0]
+			line, col := e.Position()
+			return nil, &FileError{Path: path, Line: line, Col: col,
+				Msg: fmt.Sprintf("unknown key %q", strings.Join(e.Key(), "."))}
+		case errors.As(err, &de):
+			line, col := de.Position()
+			return nil, &FileError{Path: path, Line: line, Col: col,
+				Msg: strings.TrimPrefix(de.Error(), "toml: ")}
+		}
+		return nil, &FileError{Path: path, Msg: err.Error()}
+	}
+	if l.Version != nil && *l.Version != Version {
+		return nil, l.errAt(fmt.Sprintf("unsupported policy version %d (this build reads version %d)", *l.Version, Version), "version")
+	}
+	return l, nil
+}
+
+// errAt builds a FileError positioned at the first occurrence of the key
+// (best effort: a position helps a person, the message is what matters).
+func (l *layer) errAt(msg string, key string, nth ...int) *FileError {
+	line, col := locate(l.data, key, nth...)
+	return &FileError{Path: l.path, Line: line, Col: col, Msg: msg}
+}
+
+// apply merges l into p. Scalars replace, lists append (without
+// duplicates), a rule with a known id replaces that rule. A project layer
+// may only tighten: anything that would loosen is an error, so a hostile
+// repository cannot quietly widen the sandbox.
+func (p *Policy) apply(l *layer, project bool) error {
+	if l.Version != nil {
+		p.Version = *l.Version
+	} else if p.Version == 0 {
+		p.Version = Version
+	}
+	loosen := func(key, why string) error {
+		return l.errAt(fmt.Sprintf("%s: a project file may only tighten the policy (%s)", key, why), lastKey(key))
+	}
+	if m := l.Sandbox.Mode; m != nil {
+		if _, err := ParseMode(*m); err != nil {
+			return l.errAt(err.Error(), "mode")
+		}
+		if project && modeStrictness(*m) < modeStrictness(p.Sandbox.Mode) {
+			return loosen("sandbox.mode", fmt.Sprintf("%q is weaker than %q", *m, p.Sandbox.Mode))
+		}
+		p.Sandbox.Mode = *m
+	}
+	if n := l.Sandbox.Network; n != nil {
+		if *n != NetworkOpen && *n != NetworkOff {
+			return l.errAt(fmt.Sprintf("unknown network mode %q (want open or off)", *n), "network")
+		}
+		if project && *n == NetworkOpen && p.Sandbox.Network == NetworkOff {
+			return loosen("sandbox.network", "it would open the network")
+		}
+		p.Sandbox.Network = *n
+	}
+	for _, f := range []struct {
+		key string
+		src []string
+		dst *[]string
+	}{
+		{"sandbox.system", l.Sandbox.System, &p.Sandbox.System},
+		{"sandbox.etc", l.Sandbox.Etc, &p.Sandbox.Etc},
+		{"sandbox.read", l.Sandbox.Read, &p.Sandbox.Read},
+		{"sandbox.write", l.Sandbox.Write, &p.Sandbox.Write},
+	} {
+		if project && len(f.src) > 0 {
+			return loosen(f.key, "it would make more of the host visible")
+		}
+		for i, v := range f.src {
+			if err := checkPath(f.key, v); err != nil {
+				return l.errAt(err.Error(), lastKey(f.key), i)
+			}
+		}
+		*f.dst = appendNew(*f.dst, f.src...)
+	}
+	for _, v := range l.Sandbox.Deny {
+		if err := checkPath("sandbox.deny", v); err != nil {
+			return l.errAt(err.Error(), "deny")
+		}
+	}
+	p.Sandbox.Deny = appendNew(p.Sandbox.Deny, l.Sandbox.Deny...)
+	if d := l.Shell.MaxDepth; d != nil {
+		if *d < 1 || *d > 64 {
+			return l.errAt(fmt.Sprintf("max_depth %d is out of range (1 to 64)", *d), "max_depth")
+		}
+		if project && p.Shell.MaxDepth != 0 && *d > p.Shell.MaxDepth {
+			return loosen("shell.max_depth", "it would raise the limit")
+		}
+		p.Shell.MaxDepth = *d
+	}
+	p.Shell.DenyEnv = appendNew(p.Shell.DenyEnv, l.Shell.DenyEnv...)
+
+	seen := map[string]bool{}
+	for i, r := range l.Rules {
+		if err := checkRule(r); err != nil {
+			return l.errAt(fmt.Sprintf("rule %d: %v", i+1, err), "id", i)
+		}
+		if seen[r.ID] {
+			return l.errAt(fmt.Sprintf("rule id %q is defined twice in this file", r.ID), "id", i)
+		}
+		seen[r.ID] = true
+		idx := slices.IndexFunc(p.Rules, func(o Rule) bool { return o.ID == r.ID })
+		if project {
+			if idx >= 0 {
+				return loosen("rule "+r.ID, "it may not redefine a rule of an outer layer; add a rule with a new id")
+			}
+			if r.Decision == Allow {
+				return loosen("rule "+r.ID, "a project rule may only ask or deny")
+			}
+		}
+		if idx >= 0 {
+			p.Rules[idx] = r
+		} else {
+			p.Rules = append(p.Rules, r)
+		}
+	}
+	return nil
+}
+
+func checkRule(r Rule) error {
+	if r.ID == "" {
+		return errors.New("missing id")
+	}
+	if DecisionRank(r.Decision) < 0 {
+		return fmt.Errorf("%s: unknown decision %q (want allow, ask or deny)", r.ID, r.Decision)
+	}
+	if r.Command == "" {
+		return fmt.Errorf("%s: missing command", r.ID)
+	}
+	if r.Reason == "" {
+		return fmt.Errorf("%s: missing reason (the model is told why)", r.ID)
+	}
+	return nil
+}
+
+func checkPath(key, v string) error {
+	switch {
+	case v == "":
+		return fmt.Errorf("%s: empty path", key)
+	case strings.ContainsRune(v, 0):
+		return fmt.Errorf("%s: path contains a NUL byte", key)
+	case key == "sandbox.etc":
+		if strings.HasPrefix(v, "/") || slices.Contains(strings.Split(v, "/"), "..") {
+			return fmt.Errorf("%s: %q must be a name relative to /etc", key, v)
+		}
+	case !strings.HasPrefix(v, "/") && v != "~" && !strings.HasPrefix(v, "~/"):
+		return fmt.Errorf("%s: %q must be absolute or start with ~/", key, v)
+	}
+	return nil
+}
+
+func appendNew(dst []string, src ...string) []string {
+	for _, s := range src {
+		if !slices.Contains(dst, s) {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}
+
+func lastKey(k string) string {
+	if i := strings.LastIndexAny(k, ". "); i >= 0 {
+		return k[i+1:]
+	}
+	return k
+}
+
+// Marshal renders the policy as TOML, for `lite-sandbox policy`.
+func (p *Policy) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	for _, s := range p.Sources {
+		fmt.Fprintf(&b, "# from %s\n", s)
+	}
+	enc := toml.NewEncoder(&b).SetIndentTables(false).SetArraysMultiline(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("encode policy: %w", err)
+	}
+	return b.Bytes(), nil
+}

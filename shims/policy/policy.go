@@ -1,0 +1,173 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package policy
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Version is the only policy schema version this build understands.
+const Version = 1
+
+// Policy is the effective, merged policy of one run or session. It is a
+// plain value: once loaded it is never changed, so a session can freeze it.
+type Policy struct {
+	Version int      `toml:"version"`
+	Sandbox Sandbox  `toml:"sandbox"`
+	Shell   Shell    `toml:"shell"`
+	Rules   []Rule   `toml:"rule"`
+	Sources []string `toml:"-"` // the files that made this policy, in order
+}
+
+// Sandbox is the part of the policy the OS sandbox enforces.
+type Sandbox struct {
+	// Mode is auto, on or off; see [Mode].
+	Mode string `toml:"mode"`
+	// Network is open (the host's network is shared) or off.
+	Network string `toml:"network"`
+	// System lists host directories mounted read-only at the same path.
+	System []string `toml:"system"`
+	// Etc lists entries of /etc that are visible (read-only); the rest of
+	// /etc is absent.
+	Etc []string `toml:"etc"`
+	// Read lists extra host paths mounted read-only (may start with ~/).
+	Read []string `toml:"read"`
+	// Write lists extra host paths mounted read-write (may start with ~/).
+	Write []string `toml:"write"`
+	// Deny lists paths that are never visible, even when they lie inside a
+	// mounted directory (for example the workspace is $HOME).
+	Deny []string `toml:"deny"`
+}
+
+// Shell holds the validator's structural settings: what it does with
+// constructs that are not a single rule's business.
+type Shell struct {
+	// MaxDepth bounds how deep sh -c, eval and wrappers are unwrapped.
+	MaxDepth int `toml:"max_depth"`
+	// DenyEnv lists environment variable names (globs) whose assignment
+	// is denied because they make programs run other code.
+	DenyEnv []string `toml:"deny_env"`
+}
+
+// Rule is one validator rule. A rule matches a simple command (after
+// unwrapping wrappers) when every field that is set matches.
+type Rule struct {
+	// ID is stable and unique, for example "git.push.force".
+	ID string `toml:"id"`
+	// Decision is allow, ask or deny.
+	Decision string `toml:"decision"`
+	// Command is a glob on the base name of argv[0].
+	Command string `toml:"command"`
+	// Sub lists alternatives for the first positional argument (after the
+	// command's known global options), for example ["push"] for git.
+	Sub []string `toml:"sub"`
+	// Flags: the rule matches only if any of these is present. A short
+	// flag such as "-f" also matches inside a cluster such as "-fd". The
+	// form "-c=core.hooksPath*" matches flag -c whose value matches the
+	// glob (case-insensitive), whether written "-c v" or "-c=v".
+	Flags []string `toml:"flags"`
+	// NotFlags: the rule does not match if any of these is present.
+	NotFlags []string `toml:"not_flags"`
+	// Args: the rule matches only if a positional argument after Sub
+	// matches one of these globs (case-insensitive).
+	Args []string `toml:"args"`
+	// Paths: the rule matches only if a positional argument names one of
+	// these paths or a directory that contains one ("~" is the user's
+	// home, "${workspace}" the workspace). An argument the validator
+	// cannot resolve counts as a match (fail closed).
+	Paths []string `toml:"paths"`
+	// Reason says, for the model, why the rule exists.
+	Reason string `toml:"reason"`
+	// Hint says what to do instead.
+	Hint string `toml:"hint"`
+	// Match and NotMatch are example commands checked when the policy
+	// loads: each Match must trigger this rule, no NotMatch may.
+	Match    []string `toml:"match"`
+	NotMatch []string `toml:"not_match"`
+}
+
+// Mode says what happens when no OS sandbox backend is available.
+type Mode string
+
+// The sandbox modes.
+const (
+	ModeAuto Mode = "auto" // use the backend if present, else warn and run unsandboxed
+	ModeOn   Mode = "on"   // refuse to run without a backend
+	ModeOff  Mode = "off"  // never sandbox
+)
+
+// ParseMode checks a mode name.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case ModeAuto, ModeOn, ModeOff:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown sandbox mode %q (want auto, on or off)", s)
+}
+
+// Network modes.
+const (
+	NetworkOpen = "open"
+	NetworkOff  = "off"
+)
+
+// Decisions, from the weakest to the strictest.
+const (
+	Allow = "allow"
+	Ask   = "ask"
+	Deny  = "deny"
+)
+
+// strictness orders modes and decisions so that layering can tell a
+// tightening from a loosening.
+func modeStrictness(m string) int {
+	switch Mode(m) {
+	case ModeOff:
+		return 0
+	case ModeAuto:
+		return 1
+	case ModeOn:
+		return 2
+	}
+	return -1
+}
+
+// DecisionRank orders decisions: allow < ask < deny.
+func DecisionRank(d string) int {
+	switch d {
+	case Allow:
+		return 0
+	case Ask:
+		return 1
+	case Deny:
+		return 2
+	}
+	return -1
+}
+
+// Clone returns a deep copy, so that callers can adjust a policy (for a
+// command-line flag) without changing the one they were given.
+func (p *Policy) Clone() *Policy {
+	c := *p
+	c.Sandbox.System = slices.Clone(p.Sandbox.System)
+	c.Sandbox.Etc = slices.Clone(p.Sandbox.Etc)
+	c.Sandbox.Read = slices.Clone(p.Sandbox.Read)
+	c.Sandbox.Write = slices.Clone(p.Sandbox.Write)
+	c.Sandbox.Deny = slices.Clone(p.Sandbox.Deny)
+	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
+	c.Sources = slices.Clone(p.Sources)
+	c.Rules = make([]Rule, len(p.Rules))
+	for i, r := range p.Rules {
+		r.Sub = slices.Clone(r.Sub)
+		r.Flags = slices.Clone(r.Flags)
+		r.NotFlags = slices.Clone(r.NotFlags)
+		r.Args = slices.Clone(r.Args)
+		r.Paths = slices.Clone(r.Paths)
+		r.Match = slices.Clone(r.Match)
+		r.NotMatch = slices.Clone(r.NotMatch)
+		c.Rules[i] = r
+	}
+	return &c
+}

@@ -1,0 +1,252 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+)
+
+// Environment variables the shim reads when an agent runs it as its
+// shell, so that the agent's own environment says which workspace and
+// policy apply.
+const (
+	EnvWorkspace = "LITE_SANDBOX_WORKSPACE"
+	EnvMode      = "LITE_SANDBOX_MODE"
+)
+
+// Options say where a shim or a one-off run gets its settings. Empty
+// fields fall back to the environment, then to defaults.
+type Options struct {
+	ConfigFile string // policy file; else $LITE_SANDBOX_CONFIG, else XDG
+	Workspace  string // else $LITE_SANDBOX_WORKSPACE, else Cwd
+	Mode       string // auto, on or off; else $LITE_SANDBOX_MODE, else the policy's
+	Cwd        string // else the process's working directory
+	Stderr     io.Writer
+	Getenv     func(string) string
+}
+
+// Shim holds what one command needs: the frozen policy, the places, the
+// validator.
+type Shim struct {
+	Policy    *policy.Policy
+	Workspace string
+	Home      string
+	Cwd       string
+	Mode      policy.Mode
+
+	validator *validator.Validator
+	stderr    io.Writer
+}
+
+// ExitError carries the exit status the process should end with.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// New loads the policy and compiles the validator. A bad policy file is
+// an *ExitError with ExitConfig.
+func New(o Options) (*Shim, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	stderr := o.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	cwd := o.Cwd
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, &ExitError{ExitSandbox, fmt.Errorf("working directory: %w", err)}
+		}
+	}
+	ws := o.Workspace
+	if ws == "" {
+		ws = getenv(EnvWorkspace)
+	}
+	if ws == "" {
+		ws = cwd
+	}
+	ws, err := canonical(ws)
+	if err != nil {
+		return nil, &ExitError{ExitUsage, fmt.Errorf("workspace: %w", err)}
+	}
+	if cwd, err = canonical(cwd); err != nil {
+		return nil, &ExitError{ExitUsage, fmt.Errorf("working directory: %w", err)}
+	}
+	home := getenv("HOME")
+	if home == "" {
+		if home, err = os.UserHomeDir(); err != nil {
+			return nil, &ExitError{ExitSandbox, fmt.Errorf("home directory: %w", err)}
+		}
+	}
+	if h, err := filepath.EvalSymlinks(home); err == nil {
+		home = h
+	}
+	p, err := policy.Load(policy.Options{UserFile: o.ConfigFile, Workspace: ws, Getenv: getenv})
+	if err != nil {
+		return nil, &ExitError{ExitConfig, err}
+	}
+	modeName := o.Mode
+	if modeName == "" {
+		modeName = getenv(EnvMode)
+	}
+	if modeName == "" {
+		modeName = p.Sandbox.Mode
+	}
+	mode, err := policy.ParseMode(modeName)
+	if err != nil {
+		return nil, &ExitError{ExitUsage, err}
+	}
+	v, err := validator.New(p, validator.Env{Workspace: ws, Home: home, Cwd: cwd})
+	if err != nil {
+		return nil, &ExitError{ExitConfig, fmt.Errorf("policy: %w", err)}
+	}
+	return &Shim{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode, validator: v, stderr: stderr}, nil
+}
+
+func canonical(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", p)
+	}
+	return real, nil
+}
+
+// Check judges a command string.
+func (s *Shim) Check(cmd string) validator.Result { return s.validator.Check(cmd) }
+
+// CheckArgv judges an argv, as `lite-sandbox run` gets it.
+func (s *Shim) CheckArgv(argv []string) validator.Result { return s.validator.CheckArgv(argv) }
+
+// Bash is the real shell the shim runs allowed commands with.
+func Bash() string {
+	for _, p := range []string{"/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash"} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "/bin/bash"
+}
+
+// ShellArgv is the argv that runs an invocation's script with the real
+// bash. Profile and rc files are never read: they live in the user's
+// home, which the sandbox hides, and they would run code the validator
+// never saw.
+func ShellArgv(inv Invocation) []string {
+	return append([]string{Bash(), "--noprofile", "--norc", "-c", inv.Command}, inv.Params...)
+}
+
+// RunShell is the shim's whole job for one invocation: judge, then run in
+// the sandbox. It returns only on error (an allowed command replaces the
+// process).
+func (s *Shim) RunShell(args []string) error {
+	inv, err := ParseArgs(args)
+	if err != nil {
+		return &ExitError{ExitUsage, err}
+	}
+	judged := inv.Command
+	if inner, ok := UnwrapClaude(inv.Command); ok {
+		judged = inner
+	}
+	if r := s.Check(judged); !r.Allowed() {
+		return &ExitError{ExitDenied, errors.New(r.Message())}
+	}
+	if !within(s.Cwd, s.Workspace) {
+		return &ExitError{ExitDenied, fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
+	}
+	return s.Exec(ShellArgv(inv))
+}
+
+// RunArgv is `lite-sandbox run -- CMD ARGS...`: judge the argv, then run
+// it in the sandbox, starting in the working directory when it lies in
+// the workspace, else in the workspace.
+func (s *Shim) RunArgv(argv []string) error {
+	if len(argv) == 0 {
+		return &ExitError{ExitUsage, errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
+	}
+	if r := s.CheckArgv(argv); !r.Allowed() {
+		return &ExitError{ExitDenied, errors.New(r.Message())}
+	}
+	if !within(s.Cwd, s.Workspace) {
+		s.Cwd = s.Workspace
+	}
+	return s.Exec(argv)
+}
+
+// Exec replaces the process with argv inside the OS sandbox (or, in auto
+// mode without a backend, unsandboxed after a loud warning).
+func (s *Shim) Exec(argv []string) error {
+	b, derr := sandbox.Find()
+	st, err := sandbox.Resolve(s.Mode, b, derr, s.Workspace, s.Home)
+	if err != nil {
+		return &ExitError{ExitSandbox, err}
+	}
+	env := childEnv(os.Environ())
+	switch st.State {
+	case sandbox.StateOff:
+		return execve(argv, env, s.Cwd)
+	case sandbox.StateUnavailable:
+		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
+		return execve(argv, env, s.Cwd)
+	case sandbox.StateDegraded:
+		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
+	}
+	spec, err := sandbox.FromPolicy(s.Policy, s.Workspace, s.Home, s.Cwd)
+	if err != nil {
+		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
+	}
+	path, args, err := sandbox.Command(b, spec, argv)
+	if err != nil {
+		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
+	}
+	return execve(append([]string{path}, args[1:]...), env, s.Cwd)
+}
+
+// childEnv points SHELL at the real bash: inside the sandbox the shim's
+// own path is not mounted, and a command that runs "$SHELL -c ..." must
+// still find a shell (agents export SHELL=<shim> into commands).
+func childEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "SHELL=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "SHELL="+Bash())
+}
+
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}

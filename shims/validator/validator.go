@@ -1,0 +1,265 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package validator
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+)
+
+// Env is what the validator knows of the place the command runs in.
+type Env struct {
+	Workspace string // absolute workspace root
+	Home      string // the user's real home directory (what ~ and $HOME mean)
+	Cwd       string // absolute directory the command starts in (defaults to Workspace when empty)
+}
+
+// RuleExampleEnv returns the environment in which [New] checks the match
+// and not_match examples of every rule. The text ${workspace} in an
+// example is replaced by its Workspace before the example is checked.
+func RuleExampleEnv() Env {
+	return Env{Workspace: "/work/ws", Home: "/home/user", Cwd: "/work/ws"}
+}
+
+// Result is the validator's decision on one command.
+type Result struct {
+	Decision  string // policy.Allow, policy.Ask or policy.Deny
+	RuleID    string // "" when allowed with no rule
+	Reason    string
+	Hint      string
+	Line, Col int    // 1-based position in the checked string of the offending node; 0 if none
+	Command   string // canonical text (mvdan syntax.Printer, single line) of the offending simple command or construct
+}
+
+// Allowed reports whether the command may run without asking.
+func (r Result) Allowed() bool { return r.Decision == policy.Allow }
+
+// Message returns one line for the model:
+// "lite-sandbox: blocked by <id>: <reason> Hint: <hint>", without the hint
+// part when there is none. It is empty for an allowed result.
+func (r Result) Message() string {
+	if r.Allowed() {
+		return ""
+	}
+	id := r.RuleID
+	if id == "" {
+		id = "policy"
+	}
+	msg := "lite-sandbox: blocked by " + id + ": " + oneLine(r.Reason)
+	if r.Hint != "" {
+		msg += " Hint: " + oneLine(r.Hint)
+	}
+	return msg
+}
+
+// oneLine folds line breaks and runs of blanks so that a message stays on
+// one line whatever a reason or a parser message contains.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// ExampleError reports a rule example that does not behave as its rule
+// says: a match example the rule does not win, or a not_match example it
+// wins.
+type ExampleError struct {
+	RuleID    string
+	Example   string
+	WantMatch bool
+	Got       Result
+}
+
+func (e *ExampleError) Error() string {
+	got := e.Got.Decision
+	if e.Got.RuleID != "" {
+		got += " " + e.Got.RuleID
+	}
+	if e.WantMatch {
+		return fmt.Sprintf("rule %s: match example %q: want rule %s, got %s (%s)",
+			e.RuleID, e.Example, e.RuleID, got, oneLine(e.Got.Reason))
+	}
+	return fmt.Sprintf("rule %s: not_match example %q is matched by the rule", e.RuleID, e.Example)
+}
+
+// Validator checks shell commands against a policy. It is immutable after
+// [New] and safe for concurrent use.
+type Validator struct {
+	env      Env
+	rules    []*rule
+	denyEnv  []string
+	deny     []denyPath
+	maxDepth int
+	parsers  sync.Pool // *syntax.Parser; a parser is not safe for concurrent use
+}
+
+// defaultMaxDepth applies when the policy leaves shell.max_depth unset.
+const defaultMaxDepth = 8
+
+// New compiles p for env and checks every rule's examples (see
+// [RuleExampleEnv]). A failing example is reported as an [*ExampleError]
+// (several are joined with [errors.Join]); invalid globs, flags or paths
+// in a rule are errors too.
+func New(p *policy.Policy, env Env) (*Validator, error) {
+	v, err := compile(p, env)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkExamples(p); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// compile builds a Validator without running the rule examples.
+func compile(p *policy.Policy, env Env) (*Validator, error) {
+	if p == nil {
+		return nil, errors.New("validator: nil policy")
+	}
+	for _, d := range []struct{ name, val string }{
+		{"workspace", env.Workspace}, {"home", env.Home}, {"cwd", env.Cwd},
+	} {
+		if d.val != "" && !path.IsAbs(d.val) {
+			return nil, fmt.Errorf("validator: %s %q is not an absolute path", d.name, d.val)
+		}
+	}
+	if env.Cwd == "" {
+		env.Cwd = env.Workspace
+	}
+	env.Workspace = cleanOrEmpty(env.Workspace)
+	env.Home = cleanOrEmpty(env.Home)
+	env.Cwd = cleanOrEmpty(env.Cwd)
+	v := &Validator{env: env, maxDepth: p.Shell.MaxDepth}
+	v.parsers.New = func() any {
+		return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+	}
+	switch {
+	case v.maxDepth == 0:
+		v.maxDepth = defaultMaxDepth
+	case v.maxDepth < 0:
+		return nil, fmt.Errorf("validator: shell.max_depth %d is negative", v.maxDepth)
+	}
+	for _, g := range p.Shell.DenyEnv {
+		if _, err := path.Match(g, ""); err != nil {
+			return nil, fmt.Errorf("validator: shell.deny_env %q: %w", g, err)
+		}
+		v.denyEnv = append(v.denyEnv, g)
+	}
+	for _, d := range p.Sandbox.Deny {
+		dp, ok, err := compileDenyPath(d, env)
+		if err != nil {
+			return nil, fmt.Errorf("validator: sandbox.deny: %w", err)
+		}
+		if ok {
+			v.deny = append(v.deny, dp)
+		}
+	}
+	seen := map[string]bool{}
+	for i := range p.Rules {
+		r, err := compileRule(&p.Rules[i], env)
+		if err != nil {
+			return nil, fmt.Errorf("validator: %w", err)
+		}
+		if seen[r.ID] {
+			return nil, fmt.Errorf("validator: rule id %q is defined twice", r.ID)
+		}
+		seen[r.ID] = true
+		v.rules = append(v.rules, r)
+	}
+	return v, nil
+}
+
+func cleanOrEmpty(p string) string {
+	if p == "" {
+		return ""
+	}
+	return path.Clean(p)
+}
+
+// checkExamples runs every rule's examples against p in RuleExampleEnv.
+func checkExamples(p *policy.Policy) error {
+	env := RuleExampleEnv()
+	v, err := compile(p, env)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, r := range v.rules {
+		for _, ex := range r.Match {
+			if got := v.Check(expandExample(ex, env)); got.RuleID != r.ID {
+				errs = append(errs, &ExampleError{RuleID: r.ID, Example: ex, WantMatch: true, Got: got})
+			}
+		}
+		for _, ex := range r.NotMatch {
+			if got := v.Check(expandExample(ex, env)); got.RuleID == r.ID {
+				errs = append(errs, &ExampleError{RuleID: r.ID, Example: ex, WantMatch: false, Got: got})
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// expandExample replaces ${workspace} in a rule example by the workspace
+// of env, as documented on [RuleExampleEnv].
+func expandExample(ex string, env Env) string {
+	return strings.ReplaceAll(ex, "${workspace}", env.Workspace)
+}
+
+// Check judges one command line (a Bash program). It never panics: an
+// internal failure is a denial with rule id "internal.error".
+func (v *Validator) Check(command string) (res Result) {
+	defer func() {
+		if e := recover(); e != nil {
+			res = Result{
+				Decision: policy.Deny,
+				RuleID:   idInternal,
+				Reason:   fmt.Sprintf("The validator failed on this command (%v), so it is refused to be safe.", e),
+				Hint:     "Simplify the command, and report the problem to the lite-sandbox authors.",
+			}
+		}
+	}()
+	c := newChecker(v)
+	sc := c.initialScope()
+	c.program(command, syntax.Pos{}, &sc, stdin{}, false)
+	return c.result()
+}
+
+// CheckArgv judges an argv (as a program would be exec'ed): every element
+// is quoted for Bash and the joined string is checked.
+func (v *Validator) CheckArgv(argv []string) Result {
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			return Result{
+				Decision: policy.Deny,
+				RuleID:   idDeceptive,
+				Reason:   fmt.Sprintf("Argument %d cannot be passed to a shell: %v.", i, err),
+				Hint:     hintDeceptive,
+			}
+		}
+		quoted[i] = q
+	}
+	return v.Check(strings.Join(quoted, " "))
+}
+
+// parse parses src as a Bash program with a pooled parser.
+func (v *Validator) parse(src string) (*syntax.File, error) {
+	p := v.parsers.Get().(*syntax.Parser)
+	defer v.parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
+}
+
+// parseArithm parses src as an arithmetic expression (an array subscript
+// that bash evaluates at run time).
+func (v *Validator) parseArithm(src string) (syntax.ArithmExpr, error) {
+	p := v.parsers.Get().(*syntax.Parser)
+	defer v.parsers.Put(p)
+	return p.Arithmetic(strings.NewReader(src))
+}
