@@ -16,3 +16,8 @@ import (
 func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	return -1, worker.ErrUnsupported
 }
+
+// ExecEnv fails with [worker.ErrUnsupported].
+func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	return -1, worker.ErrUnsupported
+}

@@ -39,6 +39,13 @@ const killDelay = 5 * time.Second
 // A program that cannot be started is an error with status 127 (not
 // found) or 126.
 func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	return ExecEnv(ctx, AgentEnv(os.Environ(), s.Dir), argv, stdin, stdout, stderr)
+}
+
+// ExecEnv is [Exec] with the program's environment given whole, for a
+// launch without a session (sandbox mode off, or no backend in auto
+// mode), where the shim runs each command on its own.
+func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return 127, errors.New("launch exec: no program given")
 	}
@@ -46,7 +53,7 @@ func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdou
 	if cmd.Err != nil {
 		return 127, fmt.Errorf("launch exec: %w", cmd.Err)
 	}
-	cmd.Env = AgentEnv(os.Environ(), s.Dir)
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	tty := foregroundTTY(stdin)

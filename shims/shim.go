@@ -4,6 +4,7 @@
 package shims
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
@@ -47,6 +50,7 @@ type Shim struct {
 
 	validator *validator.Validator
 	stderr    io.Writer
+	session   *launch.Attached // set inside a session: commands go to its worker
 }
 
 // ExitError carries the exit status the process should end with.
@@ -75,6 +79,9 @@ func New(o Options) (*Shim, error) {
 		if cwd, err = os.Getwd(); err != nil {
 			return nil, &ExitError{ExitSandbox, fmt.Errorf("working directory: %w", err)}
 		}
+	}
+	if dir := getenv(launch.EnvSession); dir != "" {
+		return attach(dir, cwd, stderr)
 	}
 	ws := o.Workspace
 	if ws == "" {
@@ -119,6 +126,38 @@ func New(o Options) (*Shim, error) {
 		return nil, &ExitError{ExitConfig, fmt.Errorf("policy: %w", err)}
 	}
 	return &Shim{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode, validator: v, stderr: stderr}, nil
+}
+
+// attach makes a shim of a session: the session's frozen policy and
+// places, whatever the environment or the workspace's files say now, so
+// that nothing changes the policy mid-session. Any problem fails closed.
+func attach(dir, cwd string, stderr io.Writer) (*Shim, error) {
+	a, err := launch.Attach(dir)
+	if err != nil {
+		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
+	}
+	var m launch.Meta
+	if err := a.DecodeMeta(&m); err != nil {
+		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
+	}
+	p, err := policy.LoadFrozen(filepath.Join(a.Dir, launch.PolicyName), a.PolicyTOML)
+	if err != nil {
+		return nil, &ExitError{ExitConfig, fmt.Errorf("session: %w", err)}
+	}
+	mode, err := policy.ParseMode(m.Mode)
+	if err != nil {
+		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
+	}
+	if c, err := canonical(cwd); err == nil {
+		cwd = c
+	}
+	// The launcher checked the rules' examples when it froze the policy.
+	v, err := validator.NewChecked(p, validator.Env{Workspace: m.Workspace, Home: m.Home, Cwd: cwd})
+	if err != nil {
+		return nil, &ExitError{ExitConfig, fmt.Errorf("session policy: %w", err)}
+	}
+	return &Shim{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
+		validator: v, stderr: stderr, session: a}, nil
 }
 
 func canonical(p string) (string, error) {
@@ -207,6 +246,9 @@ func (s *Shim) RunArgv(argv []string) error {
 // Exec replaces the process with argv inside the OS sandbox (or, in auto
 // mode without a backend, unsandboxed after a loud warning).
 func (s *Shim) Exec(argv []string) error {
+	if s.session != nil {
+		return s.execInSession(argv)
+	}
 	b, derr := sandbox.Find()
 	st, err := sandbox.Resolve(s.Mode, b, derr, s.Workspace, s.Home)
 	if err != nil {
@@ -231,6 +273,28 @@ func (s *Shim) Exec(argv []string) error {
 		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
 	}
 	return execve(append([]string{path}, args[1:]...), env, s.Cwd)
+}
+
+// execInSession hands argv to the session's worker with the shim's own
+// stdio, and exits with the command's status. A worker that died while
+// the command ran is an error, and the command is never run again (it
+// may have run in part).
+func (s *Shim) execInSession(argv []string) error {
+	status, err := worker.Run(context.Background(), s.session.Socket, worker.Request{
+		Argv: argv,
+		Env:  childEnv(os.Environ()),
+		Dir:  s.Cwd,
+	}, os.Stdin, os.Stdout, os.Stderr)
+	var se *worker.StartError
+	switch {
+	case err == nil:
+		os.Exit(status)
+	case errors.As(err, &se):
+		return &ExitError{status, fmt.Errorf("lite-sandbox: %w", err)}
+	case errors.Is(err, worker.ErrWorkerDied):
+		return &ExitError{ExitSandbox, fmt.Errorf("lite-sandbox: the session's sandbox died while the command ran; it was not run again: %w", err)}
+	}
+	return &ExitError{ExitSandbox, fmt.Errorf("lite-sandbox: session: %w", err)}
 }
 
 // childEnv points SHELL at the real bash: inside the sandbox the shim's

@@ -16,6 +16,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -32,6 +34,7 @@ type CLI struct {
 	Check   CheckCmd   `cmd:"" help:"Print the validator's decision for a command string."`
 	Doctor  DoctorCmd  `cmd:"" help:"Report the sandbox backend, kernel features, policy files and agent CLIs."`
 	Policy  PolicyCmd  `cmd:"" help:"Print the effective policy as TOML."`
+	Launch  LaunchCmd  `cmd:"" help:"Start an agent (or any program) with its shell commands routed through the sandbox."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
 	Shim    ShimCmd    `cmd:"" hidden:"" help:"Act as the shell (what agents run through SHELL)."`
 }
@@ -49,6 +52,13 @@ func isShimName(argv0 string) bool {
 
 // Main runs the program and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
+	// The session's worker, inside the sandbox: dispatched before
+	// anything else so that it starts fast and stays small.
+	if len(args) == 2 && args[1] == launch.WorkerCommand {
+		err := worker.ServeFD(3)
+		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
+		return shims.ExitSandbox
+	}
 	if len(args) > 0 && isShimName(args[0]) {
 		return exitCode(runShim(args[1:], "", stderr), stderr)
 	}

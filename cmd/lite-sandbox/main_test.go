@@ -18,6 +18,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"lite-sandbox":      func() { os.Exit(Main(os.Args, os.Stdout, os.Stderr)) },
 		"lite-sandbox-shim": func() { os.Exit(Main(os.Args, os.Stdout, os.Stderr)) },
+		// A session's shim is <session>/bin/bash, a link to the binary.
+		"bash": func() { os.Exit(Main(os.Args, os.Stdout, os.Stderr)) },
 	})
 }
 

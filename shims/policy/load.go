@@ -47,6 +47,22 @@ func Default() *Policy {
 	return p
 }
 
+// LoadFrozen reads a policy that Marshal wrote (a session's frozen copy):
+// one complete file, taken as it is, with no default beneath it and no
+// user or project file above it.
+func LoadFrozen(path string, data []byte) (*Policy, error) {
+	l, err := decode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	p := &Policy{}
+	if err := p.apply(l, false); err != nil {
+		return nil, err
+	}
+	p.Sources = []string{path}
+	return p, nil
+}
+
 // Options say where Load looks for the user's and the project's files.
 type Options struct {
 	// UserFile is the user's policy file. When empty, Load uses

@@ -99,12 +99,8 @@ func (c *checker) declClause(d *syntax.DeclClause, sc *scope) {
 				continue
 			}
 			c.word(a.Value, sc, false)
-			s, ok := c.decodeOne(a.Value, sc)
-			if !ok {
-				c.dynAssign(a.Value.Pos(), d)
-				continue
-			}
-			c.declArg(variant, s, &nameref, a.Value.Pos(), d, sc)
+			args := c.decode(a.Value, sc)
+			c.declArgs(variant, args, &nameref, a.Value.Pos(), d, sc)
 			continue
 		}
 		c.assign(a, sc, true, d)
@@ -143,17 +139,32 @@ func (c *checker) declArg(variant, s string, nameref *bool, pos syntax.Pos, node
 	c.setVar(strings.TrimSuffix(name, "+"), &arg{val: val}, sc)
 }
 
+// declArgs checks decoded arguments of a declaration builtin. A dynamic
+// argument whose known text already holds NAME= assigns NAME; any other
+// dynamic argument may expand to any NAME=value or option (declare "$x",
+// export $(cat f)).
+func (c *checker) declArgs(variant string, args []arg, nameref *bool, pos syntax.Pos, node syntax.Node, sc *scope) {
+	for _, a := range args {
+		p := a.pos(pos)
+		if !a.dyn {
+			c.declArg(variant, a.val, nameref, p, node, sc)
+			continue
+		}
+		name, _, ok := strings.Cut(a.prefix, "=")
+		if !ok || !syntax.ValidName(strings.TrimSuffix(name, "+")) || *nameref {
+			c.dynAssign(p, node)
+			return
+		}
+		c.envName(name, p, node)
+		c.setVar(strings.TrimSuffix(name, "+"), nil, sc)
+	}
+}
+
 // declArgv checks a declaration builtin reached as an ordinary command
 // (builtin export X=1, command declare ...).
 func (c *checker) declArgv(variant string, args []arg, node syntax.Node, sc *scope) {
 	nameref := variant == "nameref"
-	for _, a := range args {
-		if a.dyn {
-			c.dynAssign(a.pos(nodePos(node)), node)
-			return
-		}
-		c.declArg(variant, a.val, &nameref, a.pos(nodePos(node)), node, sc)
-	}
+	c.declArgs(variant, args, &nameref, nodePos(node), node, sc)
 }
 
 func (c *checker) dynAssign(pos syntax.Pos, node syntax.Node) {

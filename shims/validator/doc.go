@@ -23,22 +23,24 @@
 // expression, array index, redirect target and assignment value is
 // reached; each is a nested program checked with the same rules (class 2).
 //
-// Each simple command is decoded into argv with a locked-down
-// [expand.Config] (HOME and PWD only, no command or process substitution,
-// no globbing): `"c"at`, `c\at` and `$'\x63at'` all decode to cat (class
-// 3). A command name that cannot be decoded is refused
+// Each simple command is decoded into argv with a locked-down expansion
+// config of mvdan.cc/sh/v3/expand (HOME and PWD only, no command or
+// process substitution, no globbing): `"c"at`, `c\at` and `$'\x63at'` all
+// decode to cat (class 3). A command name that cannot be decoded is refused
 // ("shell.dynamic-command"). Arguments that cannot be decoded are
 // "dynamic": rules treat them as described on [policy.Rule]; path rules
 // fail closed on them.
 //
 // Wrappers (env, timeout, nice, nohup, setsid, stdbuf, time, command,
-// builtin, exec, xargs, flock, sudo, doas, watch, script, find -exec,
-// busybox) are unwrapped and the wrapped command is checked as a simple
-// command of its own; sh -c, eval, trap, alias, env -S, watch, script -c,
-// flock -c and mapfile -C strings are parsed and checked as programs
-// (class 4). Unwrapping is bounded by policy.Shell.MaxDepth
-// ("shell.depth"); a script the validator cannot see is refused
-// ("shell.dynamic-script").
+// builtin, exec, xargs, flock, sudo, doas, find -exec, busybox, git bisect
+// run and more, see prefixWrappers) are unwrapped and the wrapped command
+// is checked as a simple command of its own. The strings of sh -c (and
+// bash, dash, zsh...), eval, trap, alias, env -S, watch, script -c, flock
+// -c, mapfile -C, compgen -C and git submodule foreach, and a script a
+// shell reads from a heredoc, are parsed and checked as programs (class
+// 4). Unwrapping is bounded by policy.Shell.MaxDepth ("shell.depth"); a
+// script the validator cannot see (sh -c "$x", eval "$x", curl x | sh) is
+// refused ("shell.dynamic-script").
 //
 // Assignments to the names in policy.Shell.DenyEnv are refused
 // ("env.exec-hook"), whether written NAME=v, through declare and friends,

@@ -122,9 +122,17 @@ const (
 // Fields, remove them (class 3).
 func (c *checker) decode(w *syntax.Word, sc *scope) []arg {
 	if len(w.Parts) == 1 {
-		// Fast path for the common plain word: nothing to expand.
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\~{*?[") {
-			return []arg{{val: l.Value, word: w}}
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			// Fast path for the common plain word: nothing to expand.
+			if !strings.ContainsAny(l.Value, "\\~{*?[") {
+				return []arg{{val: l.Value, word: w}}
+			}
+			if v, ok, dyn := assignTilde(l.Value, sc); ok {
+				if dyn {
+					return []arg{{dyn: true, prefix: "", word: w}}
+				}
+				return []arg{{val: v, glob: hasGlob(v), word: w}}
+			}
 		}
 	}
 	static, glob := classify(w, sc)
@@ -144,6 +152,34 @@ func (c *checker) decode(w *syntax.Word, sc *scope) []arg {
 		out = append(out, arg{val: s, glob: glob, word: w})
 	}
 	return out
+}
+
+// assignTilde expands the tildes of an argument that looks like an
+// assignment (a=~/x, PATH=~/bin:~/x): Bash expands them after "=" and ":"
+// even in arguments, and expand.Fields does not. It applies only to a
+// plain unquoted word; ok is false when the rule does not apply, dyn is
+// true for ~user, ~+ and ~-.
+func assignTilde(s string, sc *scope) (val string, ok, dyn bool) {
+	name, value, found := strings.Cut(s, "=")
+	if !found || !syntax.ValidName(name) || !strings.Contains(value, "~") ||
+		strings.ContainsAny(s, "\\{$`\"'") {
+		return "", false, false
+	}
+	segs := strings.Split(value, ":")
+	for i, seg := range segs {
+		if !strings.HasPrefix(seg, "~") {
+			continue
+		}
+		user, rest, _ := strings.Cut(seg[1:], "/")
+		if user != "" || !sc.homeOK {
+			return "", true, true
+		}
+		if strings.Contains(seg, "/") {
+			rest = "/" + rest
+		}
+		segs[i] = sc.home + rest
+	}
+	return name + "=" + strings.Join(segs, ":"), true, false
 }
 
 // decodeOne decodes w as a single string (a heredoc-like or -c operand);

@@ -79,6 +79,8 @@ func compileRule(pr *policy.Rule, env Env) (*rule, error) {
 		}
 		r.args = append(r.args, g)
 	}
+	// A listed path that needs an unknown home or workspace is left out:
+	// the rule cannot apply to it (and matches nothing if none is left).
 	for _, p := range pr.Paths {
 		abs, ok, err := resolvePolicyPath(p, env)
 		if err != nil {

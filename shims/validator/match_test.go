@@ -23,9 +23,15 @@ func argv(t *testing.T, src string) ([]arg, *scope) {
 	if err != nil {
 		t.Fatalf("%q: %v", src, err)
 	}
+	return argvOf(t, v, f)
+}
+
+// argvOf decodes the first simple command of f.
+func argvOf(t *testing.T, v *Validator, f *syntax.File) ([]arg, *scope) {
+	t.Helper()
 	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok {
-		t.Fatalf("%q: not a simple command", src)
+		t.Fatalf("not a simple command")
 	}
 	c := newChecker(v)
 	sc := c.initialScope()
@@ -62,7 +68,7 @@ func TestDecode(t *testing.T) {
 		{`cat $HOME/x "${HOME}/y" "$PWD"`, "cat /home/user/x /home/user/y /work/ws"},
 		{`cat ~root/x ~+ ~-`, "cat <...> <...> <...>"},
 		{`cat '~/x' ~"/x"`, "cat ~/x ~/x"},
-		{`cat a=~/x`, "cat a=~/x"},
+		{`cat a=~/x b=~root/x`, "cat a=/home/user/x <...>"},
 		{`cat /etc/{passwd,shadow}`, "cat /etc/passwd /etc/shadow"},
 		{`echo {1..3}`, "echo 1 2 3"},
 		{`echo {1..100}`, "echo <...>"},

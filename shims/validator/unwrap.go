@@ -49,7 +49,7 @@ func (c *checker) call(argv []arg, node syntax.Node, sc *scope, in stdin) {
 	s := scanArgs(name, args)
 	for _, r := range c.v.rules {
 		if r.match(name, &s, sc) {
-			c.report(r.Decision, r.ID, r.Reason, r.Hint, a0.pos(nodePos(node)), node)
+			c.report(r.Decision, r.ID, r.Reason, r.Hint, nodePos(node), node)
 			if c.done() {
 				return
 			}
@@ -96,24 +96,52 @@ func joined(args []arg) arg {
 // approximation (pitfall 3), and a parse error fails closed.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "rbash", "ksh93", "lksh", "oksh", "pdksh", "posh", "yash"}
 
-// Option specs of the wrappers (GNU coreutils, util-linux, procps, sudo).
-var (
-	envOpts     = optSpec{vals: "uCS", longVals: []string{"--unset", "--chdir", "--split-string"}}
-	timeoutOpts = optSpec{vals: "sk", longVals: []string{"--signal", "--kill-after"}}
-	niceOpts    = optSpec{vals: "n", longVals: []string{"--adjustment"}}
-	stdbufOpts  = optSpec{vals: "ioe", longVals: []string{"--input", "--output", "--error"}}
-	timeOpts    = optSpec{vals: "fo", longVals: []string{"--format", "--output"}}
-	ioniceOpts  = optSpec{vals: "cnpPu", longVals: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}
-	execOpts    = optSpec{vals: "a"}
-	xargsOpts   = optSpec{vals: "adEILnPs", optVals: "eil", longVals: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
-	flockOpts   = optSpec{vals: "wEc", longVals: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
-	sudoOpts    = optSpec{vals: "CDghpRrTtUu", longVals: []string{"--close-from", "--chdir", "--group", "--host", "--prompt", "--role", "--type", "--command-timeout", "--other-user", "--user"}}
-	doasOpts    = optSpec{vals: "uC"}
-	pkexecOpts  = optSpec{longVals: []string{"--user"}}
-	watchOpts   = optSpec{vals: "nqs", longVals: []string{"--interval", "--equexit", "--shotsfile"}}
-	scriptOpts  = optSpec{vals: "cEBIOTmo", optVals: "t", longVals: []string{"--command", "--echo", "--log-io", "--log-in", "--log-out", "--log-timing", "--logging-format", "--output-limit"}}
-	caffOpts    = optSpec{vals: "tw"}
-)
+// prefixWrapper describes a command that runs another one after its own
+// options and a fixed number of operands (timeout DURATION cmd...).
+type prefixWrapper struct {
+	opts     optSpec
+	operands int // operands before the command
+}
+
+// prefixWrappers lists the wrappers of that shape (GNU coreutils,
+// util-linux, sudo and a few common tools). Option specs list the options
+// that take a value; unknown options are taken to take none, which at
+// worst makes an option's value look like the command (a rule then sees
+// the wrong name: this is the intent layer, the sandbox still contains the
+// command).
+var prefixWrappers = map[string]prefixWrapper{
+	"timeout":          {optSpec{vals: "sk", longVals: []string{"--signal", "--kill-after"}}, 1},
+	"nice":             {optSpec{vals: "n", longVals: []string{"--adjustment"}}, 0},
+	"nohup":            {optSpec{}, 0},
+	"setsid":           {optSpec{}, 0},
+	"stdbuf":           {optSpec{vals: "ioe", longVals: []string{"--input", "--output", "--error"}}, 0},
+	"time":             {optSpec{vals: "fo", longVals: []string{"--format", "--output"}}, 0},
+	"ionice":           {optSpec{vals: "cnpPu", longVals: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}, 0},
+	"chrt":             {optSpec{vals: "T", longVals: []string{"--sched-runtime", "--sched-period", "--sched-deadline"}}, 1},
+	"taskset":          {optSpec{}, 1},
+	"builtin":          {optSpec{}, 0},
+	"exec":             {optSpec{vals: "a"}, 0},
+	"doas":             {optSpec{vals: "uC"}, 0},
+	"pkexec":           {optSpec{longVals: []string{"--user"}}, 0},
+	"caffeinate":       {optSpec{vals: "tw"}, 0},
+	"unbuffer":         {optSpec{}, 0},
+	"catchsegv":        {optSpec{}, 0},
+	"chronic":          {optSpec{}, 0},
+	"fakeroot":         {optSpec{vals: "lsi", longVals: []string{"--lib", "--faked"}}, 0},
+	"faketime":         {optSpec{vals: "f"}, 1},
+	"proxychains":      {optSpec{vals: "f"}, 0},
+	"proxychains4":     {optSpec{vals: "f"}, 0},
+	"torsocks":         {optSpec{vals: "uapP", longVals: []string{"--user", "--pass", "--address", "--port"}}, 0},
+	"strace":           {optSpec{vals: "abeEIoOpPsSUX", longVals: []string{"--output", "--attach", "--user", "--trace", "--signal", "--status"}}, 0},
+	"ltrace":           {optSpec{vals: "aAeEDFlLnopsSuwx", longVals: []string{"--output", "--library"}}, 0},
+	"valgrind":         {optSpec{}, 0},
+	"unshare":          {optSpec{vals: "RwSG", longVals: []string{"--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups"}}, 0},
+	"nsenter":          {optSpec{vals: "tSGRw", longVals: []string{"--target", "--setuid", "--setgid", "--root", "--wd"}}, 0},
+	"chroot":           {optSpec{longVals: []string{"--userspec", "--groups"}}, 1},
+	"firejail":         {optSpec{}, 0},
+	"setpriv":          {optSpec{}, 0},
+	"dbus-run-session": {optSpec{longVals: []string{"--config-file", "--dbus-daemon"}}, 0},
+}
 
 // builtin handles the commands that run, parse or assign something.
 func (c *checker) builtin(name string, args []arg, node syntax.Node, sc *scope, in stdin) {
@@ -123,33 +151,15 @@ func (c *checker) builtin(name string, args []arg, node syntax.Node, sc *scope, 
 	if c.pseudoAssign(name, args, node, sc) {
 		return
 	}
+	if w, ok := prefixWrappers[name]; ok {
+		_, i := parseOpts(args, w.opts)
+		i = min(i+w.operands, len(args))
+		c.inner(args[i:], node, sc, in)
+		return
+	}
 	switch name {
 	case "env":
 		c.env(args, node, sc, in)
-	case "timeout":
-		_, i := parseOpts(args, timeoutOpts)
-		if i < len(args) {
-			i++ // DURATION
-		}
-		c.inner(args[i:], node, sc, in)
-	case "nice":
-		_, i := parseOpts(args, niceOpts)
-		c.inner(args[i:], node, sc, in)
-	case "nohup", "setsid", "unbuffer", "catchsegv":
-		_, i := parseOpts(args, optSpec{})
-		c.inner(args[i:], node, sc, in)
-	case "stdbuf":
-		_, i := parseOpts(args, stdbufOpts)
-		c.inner(args[i:], node, sc, in)
-	case "time":
-		_, i := parseOpts(args, timeOpts)
-		c.inner(args[i:], node, sc, in)
-	case "ionice":
-		_, i := parseOpts(args, ioniceOpts)
-		c.inner(args[i:], node, sc, in)
-	case "caffeinate":
-		_, i := parseOpts(args, caffOpts)
-		c.inner(args[i:], node, sc, in)
 	case "command":
 		opts, i := parseOpts(args, optSpec{})
 		for _, o := range opts {
@@ -157,12 +167,6 @@ func (c *checker) builtin(name string, args []arg, node syntax.Node, sc *scope, 
 				return // a lookup: nothing runs
 			}
 		}
-		c.inner(args[i:], node, sc, in)
-	case "builtin":
-		_, i := parseOpts(args, optSpec{})
-		c.inner(args[i:], node, sc, in)
-	case "exec":
-		_, i := parseOpts(args, execOpts)
 		c.inner(args[i:], node, sc, in)
 	case "xargs":
 		c.xargs(args, node, sc)
@@ -172,14 +176,19 @@ func (c *checker) builtin(name string, args []arg, node syntax.Node, sc *scope, 
 		_, i := parseOpts(args, sudoOpts)
 		i = c.envAssigns(args, i, node)
 		c.inner(args[i:], node, sc, in)
-	case "doas":
-		_, i := parseOpts(args, doasOpts)
-		c.inner(args[i:], node, sc, in)
-	case "pkexec":
-		_, i := parseOpts(args, pkexecOpts)
-		c.inner(args[i:], node, sc, in)
+	case "git":
+		c.git(args, node, sc)
+	case "compgen", "complete":
+		// -C COMMAND runs a command to generate completions.
+		opts, _ := parseOpts(args, optSpec{vals: "oAGWFCXPS"})
+		for _, o := range opts {
+			if o.name == "-C" && o.hasVal {
+				cp := *sc
+				c.script(o.val, node, &cp, stdin{}, name+" -C")
+			}
+		}
 	case "watch":
-		opts, i := parseOpts(args, watchOpts)
+		opts, i := parseOpts(args, optSpec{vals: "nqs", longVals: []string{"--interval", "--equexit", "--shotsfile"}})
 		if i == len(args) {
 			return
 		}
@@ -360,6 +369,9 @@ func (c *checker) stdinScript(node syntax.Node, sc *scope, in stdin) {
 	r := in.redir
 	switch {
 	case r != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc):
+		if r.Hdoc == nil {
+			return // an empty body (the fuzzer found the nil Hdoc)
+		}
 		if in.quoted {
 			var b strings.Builder
 			for _, p := range r.Hdoc.Parts {
@@ -443,6 +455,42 @@ func (c *checker) xargs(args []arg, node syntax.Node, sc *scope) {
 		}
 	}
 	c.inner(cmd, node, sc, in)
+}
+
+// Option specs of the wrappers handled by hand.
+var (
+	envOpts    = optSpec{vals: "uCS", longVals: []string{"--unset", "--chdir", "--split-string"}}
+	xargsOpts  = optSpec{vals: "adEILnPs", optVals: "eil", longVals: []string{"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}
+	flockOpts  = optSpec{vals: "wEc", longVals: []string{"--timeout", "--wait", "--conflict-exit-code", "--command"}}
+	sudoOpts   = optSpec{vals: "CDghpRrTtUu", longVals: []string{"--close-from", "--chdir", "--group", "--host", "--prompt", "--role", "--type", "--command-timeout", "--other-user", "--user"}}
+	scriptOpts = optSpec{vals: "cEBIOTmo", optVals: "t", longVals: []string{"--command", "--echo", "--log-io", "--log-in", "--log-out", "--log-timing", "--logging-format", "--output-limit"}}
+)
+
+// git handles the git subcommands that run other commands: submodule
+// foreach runs a shell command in every submodule, bisect run runs a
+// command for every step. (rebase --exec and -c options are rules.)
+func (c *checker) git(args []arg, node syntax.Node, sc *scope) {
+	s := scanArgs("git", args)
+	if s.sub < 0 {
+		return
+	}
+	rest := args[s.pos[s.sub]+1:]
+	switch args[s.pos[s.sub]].val {
+	case "submodule":
+		_, i := parseOpts(rest, optSpec{})
+		if i >= len(rest) || rest[i].dyn || rest[i].val != "foreach" {
+			return
+		}
+		_, j := parseOpts(rest[i+1:], optSpec{})
+		if cmd := rest[i+1+j:]; len(cmd) > 0 {
+			cp := *sc
+			c.script(joined(cmd), node, &cp, stdin{}, "git submodule foreach")
+		}
+	case "bisect":
+		if len(rest) > 0 && !rest[0].dyn && rest[0].val == "run" {
+			c.inner(rest[1:], node, sc, stdin{})
+		}
+	}
 }
 
 // flock unwraps flock [OPTION]... FILE|DIR (COMMAND [ARG]... | -c STRING).

@@ -253,9 +253,7 @@ func (c *checker) redirect(r *syntax.Redirect, sc *scope, s *syntax.Stmt) {
 	}
 	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
 		// {name}>file assigns the new descriptor to a variable.
-		name := strings.Trim(r.N.Value, "{}")
-		c.envName(name, r.N.Pos(), s)
-		c.setVar(name, nil, sc)
+		c.envName(strings.Trim(r.N.Value, "{}"), r.N.Pos(), s)
 	}
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
