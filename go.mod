@@ -10,4 +10,10 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require golang.org/x/tools v0.38.0 // indirect
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/elastic/go-seccomp-bpf v1.6.0 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
+	golang.org/x/net v0.46.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
@@ -254,10 +255,10 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &ExitError{ExitSandbox, err}
 	}
-	env := childEnv(os.Environ())
+	env := s.childEnv(os.Environ())
 	switch st.State {
 	case sandbox.StateOff:
-		return execve(argv, env, s.Cwd)
+		return execve(argv, os.Environ(), s.Cwd)
 	case sandbox.StateUnavailable:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
 		return execve(argv, env, s.Cwd)
@@ -282,7 +283,7 @@ func (s *Shim) Exec(argv []string) error {
 func (s *Shim) execInSession(argv []string) error {
 	status, err := worker.Run(context.Background(), s.session.Socket, worker.Request{
 		Argv: argv,
-		Env:  childEnv(os.Environ()),
+		Env:  s.childEnv(os.Environ()),
 		Dir:  s.Cwd,
 	}, os.Stdin, os.Stdout, os.Stderr)
 	var se *worker.StartError
@@ -297,16 +298,14 @@ func (s *Shim) execInSession(argv []string) error {
 	return &ExitError{ExitSandbox, fmt.Errorf("lite-sandbox: session: %w", err)}
 }
 
-// childEnv points SHELL at the real bash: inside the sandbox the shim's
-// own path is not mounted, and a command that runs "$SHELL -c ..." must
-// still find a shell (agents export SHELL=<shim> into commands).
-func childEnv(env []string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "SHELL=") {
-			out = append(out, kv)
-		}
-	}
+// childEnv is the environment a sandboxed command gets: the policy's
+// allow-list of the shim's own (secrets dropped), with SHELL pointing at
+// the real bash: inside the sandbox the shim's path is not mounted, and a
+// command that runs "$SHELL -c ..." must still find a shell (agents
+// export SHELL=<shim> into commands).
+func (s *Shim) childEnv(env []string) []string {
+	out := s.Policy.Sandbox.FilterEnv(env)
+	out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "SHELL=") })
 	return append(out, "SHELL="+Bash())
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,7 +172,9 @@ type layer struct {
 		Etc     []string `toml:"etc"`
 		Read    []string `toml:"read"`
 		Write   []string `toml:"write"`
-		Deny    []string `toml:"deny"`
+		Deny      []string `toml:"deny"`
+		Env       []string `toml:"env"`
+		SecretEnv []string `toml:"secret_env"`
 	} `toml:"sandbox"`
 	Shell struct {
 		MaxDepth *int     `toml:"max_depth"`
@@ -252,12 +255,13 @@ func (p *Policy) apply(l *layer, project bool) error {
 		{"sandbox.etc", l.Sandbox.Etc, &p.Sandbox.Etc},
 		{"sandbox.read", l.Sandbox.Read, &p.Sandbox.Read},
 		{"sandbox.write", l.Sandbox.Write, &p.Sandbox.Write},
+		{"sandbox.env", l.Sandbox.Env, &p.Sandbox.Env},
 	} {
 		if project && len(f.src) > 0 {
 			return loosen(f.key, "it would make more of the host visible")
 		}
 		for i, v := range f.src {
-			if err := checkPath(f.key, v); err != nil {
+			if err := checkEntry(f.key, v); err != nil {
 				return l.errAt(err.Error(), lastKey(f.key), i)
 			}
 		}
@@ -269,6 +273,12 @@ func (p *Policy) apply(l *layer, project bool) error {
 		}
 	}
 	p.Sandbox.Deny = appendNew(p.Sandbox.Deny, l.Sandbox.Deny...)
+	for _, v := range l.Sandbox.SecretEnv {
+		if err := checkEntry("sandbox.secret_env", v); err != nil {
+			return l.errAt(err.Error(), "secret_env")
+		}
+	}
+	p.Sandbox.SecretEnv = appendNew(p.Sandbox.SecretEnv, l.Sandbox.SecretEnv...)
 	if d := l.Shell.MaxDepth; d != nil {
 		if *d < 1 || *d > 64 {
 			return l.errAt(fmt.Sprintf("max_depth %d is out of range (1 to 64)", *d), "max_depth")
@@ -321,6 +331,20 @@ func checkRule(r Rule) error {
 		return fmt.Errorf("%s: missing reason (the model is told why)", r.ID)
 	}
 	return nil
+}
+
+// checkEntry checks one list entry: an environment glob or a path.
+func checkEntry(key, v string) error {
+	if key == "sandbox.env" || key == "sandbox.secret_env" {
+		if v == "" || strings.ContainsAny(v, "= \x00") {
+			return fmt.Errorf("%s: %q is not a variable name or glob", key, v)
+		}
+		if _, err := path.Match(v, ""); err != nil {
+			return fmt.Errorf("%s: %q: %w", key, v, err)
+		}
+		return nil
+	}
+	return checkPath(key, v)
 }
 
 func checkPath(key, v string) error {

@@ -39,6 +39,13 @@ type Sandbox struct {
 	// Deny lists paths that are never visible, even when they lie inside a
 	// mounted directory (for example the workspace is $HOME).
 	Deny []string `toml:"deny"`
+	// Env lists the environment variables (globs) a sandboxed command
+	// sees; every other variable is dropped.
+	Env []string `toml:"env"`
+	// SecretEnv lists globs of names that look like secrets: they are
+	// dropped even when a glob in Env allows them, unless Env names them
+	// exactly.
+	SecretEnv []string `toml:"secret_env"`
 }
 
 // Shell holds the validator's structural settings: what it does with
@@ -156,6 +163,8 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.Read = slices.Clone(p.Sandbox.Read)
 	c.Sandbox.Write = slices.Clone(p.Sandbox.Write)
 	c.Sandbox.Deny = slices.Clone(p.Sandbox.Deny)
+	c.Sandbox.Env = slices.Clone(p.Sandbox.Env)
+	c.Sandbox.SecretEnv = slices.Clone(p.Sandbox.SecretEnv)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
 	c.Sources = slices.Clone(p.Sources)
 	c.Rules = make([]Rule, len(p.Rules))

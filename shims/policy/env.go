@@ -1,0 +1,50 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package policy
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// FilterEnv returns the part of env ("NAME=value" entries) that a
+// sandboxed command may see: names matching Env, minus names matching
+// SecretEnv unless Env names them exactly. Secrets in the launcher's
+// environment (API keys, tokens) thus never reach the sandbox, whatever
+// an allow glob says (escape class 3).
+func (s Sandbox) FilterEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		if s.EnvAllowed(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// EnvAllowed tells whether a variable of this name passes into the
+// sandbox.
+func (s Sandbox) EnvAllowed(name string) bool {
+	if slices.Contains(s.Env, name) {
+		return true
+	}
+	if !matchAny(s.Env, name) {
+		return false
+	}
+	return !matchAny(s.SecretEnv, name)
+}
+
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
