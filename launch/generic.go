@@ -96,7 +96,7 @@ func RunProgram(ctx context.Context, o ProgramOptions) (int, error) {
 		return -1, err
 	}
 	defer s.Close()
-	return Exec(ctx, s, o.Argv, o.Stdin, o.Stdout, o.Stderr)
+	return Start(ctx, AgentEnv(os.Environ(), s.Dir), o.Argv, o.Stdin, o.Stdout, o.Stderr)
 }
 
 // runUnsandboxed gives the program a shim link of its own in a private
@@ -125,5 +125,5 @@ func runUnsandboxed(ctx context.Context, o ProgramOptions, exe string) (int, err
 		env = append(env, kv)
 	}
 	env = append(env, "SHELL="+shim, EnvShim+"="+shim, envWorkspace+"="+o.Workspace, envMode+"="+string(o.Mode))
-	return ExecEnv(ctx, env, o.Argv, o.Stdin, o.Stdout, o.Stderr)
+	return Start(ctx, env, o.Argv, o.Stdin, o.Stdout, o.Stderr)
 }

@@ -102,6 +102,7 @@ type Session struct {
 	Socket string
 
 	argv    []string // the bwrap command line that runs the worker
+	release func()   // after the sandbox is gone (placeholders); may be nil
 	env     []string
 	timeout time.Duration
 

@@ -137,12 +137,16 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	spec.Cwd = spec.Workspace
 	args := o.WorkerArgs
 	if args == nil {
-		args = []string{WorkerCommand}
+		// The worker confines itself before serving (Landlock scopes,
+		// seccomp; escape classes 19, 21, 24), through the same entry
+		// point as a per-command sandbox; every command inherits it.
+		args = []string{sandbox.ConfineCommand, "--", exe, WorkerCommand}
 	}
-	_, s.argv, err = sandbox.Command(o.Backend, spec, append([]string{exe}, args...))
+	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{exe}, args...))
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
+	s.argv, s.release = prep.Args, prep.Done
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
@@ -353,6 +357,10 @@ func (s *Session) cleanup() error {
 	}
 	if s.log != nil {
 		s.log.Close()
+	}
+	// After the sandbox is gone: its placeholders may be removed.
+	if s.release != nil {
+		s.release()
 	}
 	if err := os.RemoveAll(s.Dir); err != nil {
 		return fmt.Errorf("session: remove %s: %w", s.Dir, err)

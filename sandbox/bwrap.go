@@ -73,8 +73,18 @@ func bwrapMountArgs(m Mount) []string {
 		// Read-only, so that nothing can be planted where a tool expects
 		// the real directory.
 		return []string{"--tmpfs", m.Dst, "--remount-ro", m.Dst}
+	case PlaceholderFile:
+		if m.Src != "" {
+			// An empty read-only file prepared by the runner.
+			return []string{"--ro-bind", m.Src, m.Dst}
+		}
+		fallthrough
 	case MaskFile:
+		// A device on a nodev bind: opening it fails with EACCES, so the
+		// file can be neither read nor written.
 		return []string{"--ro-bind", "/dev/null", m.Dst}
+	case PlaceholderDir:
+		return []string{"--tmpfs", m.Dst, "--remount-ro", m.Dst}
 	case RemountRO:
 		return []string{"--remount-ro", m.Dst}
 	}

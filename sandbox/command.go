@@ -34,3 +34,25 @@ func checkCommand(s Spec, argv []string) error {
 	}
 	return nil
 }
+
+// Prepared is a sandbox command line ready to run; call Done when the
+// sandbox has exited.
+type Prepared struct {
+	Path string   // the backend's program
+	Args []string // Args[0] is Path
+	// Placeholders are the protected paths that did not exist: bwrap
+	// creates them empty on the host as mount points.
+	Placeholders []string
+
+	release func()
+}
+
+// Done releases what Prepare holds (on Linux: removes the placeholders
+// when no other sandbox of the workspace runs). It is idempotent and
+// safe on nil.
+func (p *Prepared) Done() {
+	if p != nil && p.release != nil {
+		p.release()
+		p.release = nil
+	}
+}

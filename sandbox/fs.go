@@ -91,3 +91,11 @@ func realPath(fsys FS, p string) (string, error) {
 func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
 }
+
+var errNotFound = errors.New("not found")
+
+// isExecutable reports whether p is a regular file with an execute bit.
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}

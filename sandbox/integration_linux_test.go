@@ -153,7 +153,9 @@ func TestBwrapSandbox(t *testing.T) {
 			}
 			t.Cleanup(func() { os.Remove(p) })
 			r := run(t, b, base, `printf x > "$1"`, p)
-			if r.code == 0 {
+			// The home directory is an empty tmpfs inside: a write there
+			// may succeed, but must never reach the host.
+			if r.code == 0 && !strings.HasPrefix(p, home+"/") {
 				t.Errorf("write to %s succeeded inside: %v", p, r)
 			}
 			if _, err := os.Lstat(p); err == nil {

@@ -39,19 +39,30 @@ const (
 	// RemountRO makes the mount at Dst read-only (not the mounts below
 	// it).
 	RemountRO
+	// PlaceholderDir is an empty read-only directory standing in for a
+	// protected path that does not exist yet (escape class 13). bwrap
+	// creates the empty directory on the host as its mount point; see
+	// [RemovePlaceholders].
+	PlaceholderDir
+	// PlaceholderFile is a read-only, unreadable file (a bind of
+	// /dev/null on a nodev mount) standing in for a protected file that
+	// does not exist yet.
+	PlaceholderFile
 )
 
 var mountKindNames = [...]string{
-	ROBind:    "ro-bind",
-	Bind:      "bind",
-	Symlink:   "symlink",
-	Proc:      "proc",
-	Dev:       "dev",
-	Tmpfs:     "tmpfs",
-	Dir:       "dir",
-	MaskDir:   "mask-dir",
-	MaskFile:  "mask-file",
-	RemountRO: "remount-ro",
+	ROBind:          "ro-bind",
+	Bind:            "bind",
+	Symlink:         "symlink",
+	Proc:            "proc",
+	Dev:             "dev",
+	Tmpfs:           "tmpfs",
+	Dir:             "dir",
+	MaskDir:         "mask-dir",
+	MaskFile:        "mask-file",
+	RemountRO:       "remount-ro",
+	PlaceholderDir:  "placeholder-dir",
+	PlaceholderFile: "placeholder-file",
 }
 
 // String returns the kind's name, as in "ro-bind".
@@ -98,7 +109,8 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 	for _, list := range []struct {
 		what  string
 		paths []string
-	}{{"system path", s.System}, {"read path", s.Read}, {"write path", s.Write}, {"deny path", s.Deny}} {
+	}{{"system path", s.System}, {"read path", s.Read}, {"write path", s.Write}, {"deny path", s.Deny},
+		{"tool path", s.Tools}, {"cache path", s.Caches}, {"git path", s.Git.paths()}} {
 		for _, p := range list.paths {
 			if err := checkAbs(list.what, p); err != nil {
 				return nil, fmt.Errorf("sandbox layout: %w", err)
@@ -138,11 +150,21 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 		Mount{Kind: Dev, Dst: "/dev"},
 		Mount{Kind: Tmpfs, Dst: "/tmp"},
 	)
+	// The home directory is an empty tmpfs: tools that write ~/.config
+	// or ~/.cache do not crash, while the real home stays absent (escape
+	// classes 1 and 8). Tools and caches found there are bound on top.
+	if s.Home != "" && s.Home != "/" {
+		ms = append(ms, Mount{Kind: Tmpfs, Dst: s.Home})
+	}
 
+	var gitRead []string
+	if s.Git.Common != "" {
+		gitRead = []string{s.Git.Common}
+	}
 	for _, g := range []struct {
 		kind  MountKind
 		paths []string
-	}{{ROBind, s.Read}, {Bind, s.Write}} {
+	}{{ROBind, s.Read}, {Bind, s.Write}, {ROBind, s.Tools}, {Bind, s.Caches}, {ROBind, gitRead}, {Bind, s.Git.Write}} {
 		for _, p := range g.paths {
 			if _, err := fsys.Stat(p); err != nil {
 				if missing(err) {
@@ -172,6 +194,17 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 				ms = append(ms, fresh)
 				break
 			}
+		}
+	}
+
+	prot, err := protectMounts(s, fsys)
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, prot...)
+	for _, p := range s.Git.Protect {
+		if _, err := fsys.Lstat(p); err == nil {
+			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
 	}
 
@@ -322,7 +355,7 @@ func denyMasks(ms []Mount, deny []string, fsys FS) ([]Mount, error) {
 func lastCovering(ms []Mount, p string) int {
 	for i := len(ms) - 1; i >= 0; i-- {
 		switch ms[i].Kind {
-		case ROBind, Bind, Proc, Dev, Tmpfs, MaskDir, MaskFile:
+		case ROBind, Bind, Proc, Dev, Tmpfs, MaskDir, MaskFile, PlaceholderDir, PlaceholderFile:
 			if within(p, ms[i].Dst) {
 				return i
 			}

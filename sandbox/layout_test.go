@@ -51,6 +51,8 @@ func TestLayoutDefault(t *testing.T) {
 			t.Errorf("missing /lib32 mounted: %v", m)
 		case m.Dst == "/etc/shadow" || m.Dst == "/etc/gitconfig":
 			t.Errorf("%s mounted: %v", m.Dst, m)
+		case m.Dst == "/home/user" && m.Kind == Tmpfs:
+			// The home directory is an empty tmpfs.
 		case m.Dst == "/home/user" || strings.HasPrefix(m.Dst, "/home/user/.") || (m.Dst == "/" && m.Kind != RemountRO):
 			t.Errorf("home or root mounted: %v", m)
 		case m.Kind == MaskDir || m.Kind == MaskFile:
@@ -74,7 +76,14 @@ func TestLayoutDefault(t *testing.T) {
 	dev := index(ms, Mount{Kind: Dev, Dst: "/dev"})
 	tmp := index(ms, Mount{Kind: Tmpfs, Dst: "/tmp"})
 	ws := index(ms, Mount{Bind, "/home/user/project", "/home/user/project"})
-	if !(0 < etc && etc < proc && proc < dev && dev < tmp && tmp < ws && ws == len(ms)-2) {
+	// After the workspace only what lies inside it (protected paths and
+	// their placeholders) and the final remount.
+	for _, m := range ms[ws+1 : len(ms)-1] {
+		if !strings.HasPrefix(m.Dst, "/home/user/project/") {
+			t.Errorf("mount after the workspace outside it: %v", m)
+		}
+	}
+	if !(0 < etc && etc < proc && proc < dev && dev < tmp && tmp < ws && ws < len(ms)-1) {
 		t.Errorf("order etc=%d proc=%d dev=%d tmp=%d ws=%d of %d", etc, proc, dev, tmp, ws, len(ms))
 	}
 	// The writable tmpfs root is remounted read-only, last.
@@ -120,7 +129,12 @@ func TestLayoutDenyMasks(t *testing.T) {
 	s := defaultSpec(t, "/home/user")
 	ms := mustLayout(t, s, debianFS())
 	ws := index(ms, Mount{Bind, "/home/user", "/home/user"})
-	masks := ms[ws+1 : len(ms)-1]
+	var masks []Mount
+	for _, m := range ms[ws+1 : len(ms)-1] {
+		if m.Kind == MaskDir || m.Kind == MaskFile {
+			masks = append(masks, m)
+		}
+	}
 	want := []Mount{
 		{Kind: MaskDir, Dst: "/home/user/.ssh"},
 		{Kind: MaskDir, Dst: "/home/user/dotfiles/gnupg"}, // ~/.gnupg is a symlink

@@ -37,6 +37,7 @@ func Command(b Backend, s Spec, argv []string) (string, []string, error) {
 	if err := checkCommand(s, argv); err != nil {
 		return "", nil, err
 	}
+	DetectHost(&s)
 	profile, err := SeatbeltProfile(withResolved(s))
 	if err != nil {
 		return "", nil, &SetupError{Op: "profile", Err: err}
@@ -77,3 +78,12 @@ func withResolved(s Spec) Spec {
 
 // Find is [Detect]: looking is all there is to do on macOS.
 func Find() (Backend, error) { return Detect() }
+
+// Prepare is [Command] with the [Prepared] shape of the Linux backend.
+func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
+	path, args, err := Command(b, s, argv)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{Path: path, Args: args}, nil
+}

@@ -6,12 +6,19 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // bwrapInstallHint is appended when bwrap is missing.
@@ -113,17 +120,192 @@ func userNSHint(err error) string {
 // and the rest is [BwrapArgs] over [Layout] of the host filesystem. It
 // fails with a [*SetupError] when the sandbox cannot be built, including
 // a working directory outside the workspace and every grant.
+//
+// It completes s with [DetectHost] first. Placeholders it mounts stay in
+// the workspace; [Prepare] removes them again.
 func Command(b Backend, s Spec, argv []string) (string, []string, error) {
-	if b.Path == "" {
-		return "", nil, &SetupError{Op: "backend", Err: errors.New("no bwrap path (call Detect first)")}
-	}
-	if err := checkCommand(s, argv); err != nil {
+	p, err := prepare(b, s, argv, false)
+	if err != nil {
 		return "", nil, err
 	}
+	return p.Path, p.Args, nil
+}
+
+// Prepare is [Command] for callers that run the sandbox themselves and
+// call Done when it has exited: every sandbox of a workspace holds a
+// shared lock on it from before its layout is computed, and the last one
+// to finish removes the placeholders it created that are still empty.
+// Removing a placeholder while another sandbox uses it as a mount point
+// would detach that sandbox's protection (escape class 13).
+func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
+	lock := lockWorkspace(s.Workspace)
+	p, err := prepare(b, s, argv, lock != nil)
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, err
+	}
+	if lock != nil {
+		rm := p.release
+		p.release = func() {
+			removePlaceholders(lock, p.Placeholders)
+			if rm != nil {
+				rm()
+			}
+		}
+	}
+	return p, nil
+}
+
+func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) {
+	if b.Path == "" {
+		return nil, &SetupError{Op: "backend", Err: errors.New("no bwrap path (call Detect first)")}
+	}
+	if err := checkCommand(s, argv); err != nil {
+		return nil, err
+	}
+	DetectHost(&s)
 	mounts, err := Layout(s, OSFS{})
 	if err != nil {
-		return "", nil, &SetupError{Op: "layout", Err: err}
+		return nil, &SetupError{Op: "layout", Err: err}
+	}
+	ph := Placeholders(mounts)
+	var tmp string
+	if scratch && len(ph) > 0 {
+		mounts, tmp = dressPlaceholders(s, mounts, ph)
 	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
-	return b.Path, args, nil
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
+	if tmp != "" {
+		p.release = func() { os.Remove(tmp) }
+	}
+	return p, nil
+}
+
+// dressPlaceholders makes file placeholders empty read-only regular
+// files (readable, so that git and editors see an empty file rather than
+// an error) and hides every placeholder from git inside the sandbox with
+// a generated copy of the repository's info/exclude, so that an agent's
+// `git add -A` does not commit them. It returns the new mounts and a
+// temporary file to remove after the sandbox exits ("" for none).
+func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
+	dir := privateDir()
+	if dir == "" {
+		return ms, ""
+	}
+	empty := filepath.Join(dir, "empty")
+	if fi, err := os.Lstat(empty); err != nil || !fi.Mode().IsRegular() || fi.Size() != 0 {
+		os.Remove(empty)
+		if f, err := os.OpenFile(empty, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444); err == nil {
+			f.Close()
+		}
+	}
+	if fi, err := os.Lstat(empty); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		for i := range ms {
+			if ms[i].Kind == PlaceholderFile {
+				ms[i].Src = empty
+			}
+		}
+	}
+	var exclude string
+	if fi, err := os.Lstat(filepath.Join(s.Workspace, ".git")); err == nil && fi.IsDir() {
+		exclude = filepath.Join(s.Workspace, ".git", "info", "exclude")
+	} else if s.Git.Common != "" {
+		exclude = filepath.Join(s.Git.Common, "info", "exclude")
+	}
+	if exclude == "" {
+		return ms, ""
+	}
+	orig, err := os.ReadFile(exclude)
+	if err != nil {
+		return ms, "" // never create it on the host
+	}
+	var b strings.Builder
+	b.Write(orig)
+	b.WriteString("\n# lite-sandbox: read-only placeholders of protected paths\n")
+	for _, p := range ph {
+		if within(p, s.Workspace) && p != s.Workspace {
+			b.WriteString("/" + strings.TrimPrefix(p, s.Workspace+"/") + "\n")
+		}
+	}
+	f, err := os.CreateTemp(dir, "exclude-")
+	if err != nil {
+		return ms, ""
+	}
+	_, werr := f.WriteString(b.String())
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		os.Remove(f.Name())
+		return ms, ""
+	}
+	m := Mount{Kind: ROBind, Src: f.Name(), Dst: exclude}
+	if n := len(ms); n > 0 && ms[n-1].Kind == RemountRO {
+		ms = append(ms[:n-1], m, ms[n-1])
+	} else {
+		ms = append(ms, m)
+	}
+	return ms, f.Name()
+}
+
+// removePlaceholders removes the placeholders when no other sandbox of
+// the workspace runs, and releases the lock. Only empty placeholders are
+// removed: one that something else filled is left alone.
+func removePlaceholders(lock *os.File, placeholders []string) {
+	defer lock.Close()
+	if unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return // another sandbox of this workspace still runs
+	}
+	for i := len(placeholders) - 1; i >= 0; i-- {
+		ph := placeholders[i]
+		fi, err := os.Lstat(ph)
+		if err != nil {
+			continue
+		}
+		if fi.Mode().IsRegular() && fi.Size() == 0 || fi.IsDir() {
+			os.Remove(ph) // fails on a non-empty directory, as it should
+		}
+	}
+}
+
+// privateDir returns lite-sandbox's private per-user directory for locks
+// and scratch files, beside the sessions' runtime directory (not in it),
+// or "" when it cannot be made private.
+func privateDir() string {
+	dir := os.Getenv("XDG_RUNTIME_DIR")
+	if dir == "" || !filepath.IsAbs(dir) {
+		dir = filepath.Join(os.TempDir(), "lite-sandbox-locks-"+strconv.Itoa(os.Getuid()))
+	} else {
+		dir = filepath.Join(dir, "lite-sandbox-locks")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ""
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		return ""
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return ""
+	}
+	return dir
+}
+
+// lockWorkspace takes a shared lock on the workspace's lock file in the
+// user's runtime directory, or returns nil (then placeholders are left in
+// place, which is safe).
+func lockWorkspace(ws string) *os.File {
+	dir := privateDir()
+	if dir == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(ws))
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH); err != nil {
+		f.Close()
+		return nil
+	}
+	return f
 }

@@ -18,3 +18,12 @@ func Command(b Backend, s Spec, argv []string) (string, []string, error) {
 
 // Find always fails with [ErrUnsupported].
 func Find() (Backend, error) { return Backend{}, ErrUnsupported }
+
+// Prepare is [Command] with the [Prepared] shape of the Linux backend.
+func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
+	path, args, err := Command(b, s, argv)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{Path: path, Args: args}, nil
+}

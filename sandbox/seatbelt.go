@@ -119,7 +119,33 @@ func SeatbeltProfile(s Spec) (string, error) {
 		b.line("; Extra read-write grants.")
 		b.rule("(allow file-read* file-write*", "subpath", s.Write)
 	}
+	if len(s.Tools) > 0 {
+		b.line("; Toolchains, read-only.")
+		b.rule("(allow file-read*", "subpath", s.Tools)
+	}
+	if len(s.Caches) > 0 {
+		b.line("; Caches, read-write.")
+		b.rule("(allow file-read* file-write*", "subpath", s.Caches)
+	}
+	if s.Git.Common != "" {
+		b.line("; A linked worktree's common git directory: read-only, except")
+		b.line("; what commits and fetches write.")
+		b.rule("(allow file-read*", "subpath", []string{s.Git.Common})
+		if len(s.Git.Write) > 0 {
+			b.rule("(allow file-read* file-write*", "subpath", s.Git.Write)
+		}
+	}
 	b.line("")
+	if prot, pins := seatbeltProtect(s); len(prot) > 0 {
+		b.line("; Protected paths stay read-only inside the workspace, whether or")
+		b.line("; not they exist yet (escape classes 9 to 15); their ancestors")
+		b.line("; cannot be renamed away (class 12).")
+		b.rule("(deny file-write*", "subpath", prot)
+		if len(pins) > 0 {
+			b.rule("(deny file-write*", "literal", pins)
+		}
+		b.line("")
+	}
 
 	b.line("; Network. Unix sockets (a connect is network-outbound in SBPL)")
 	b.line("; only inside the workspace, Write grants and the per-user temp")
@@ -150,6 +176,22 @@ func SeatbeltProfile(s Spec) (string, error) {
 		return "", fmt.Errorf("seatbelt profile: %w", b.err)
 	}
 	return b.String(), nil
+}
+
+// seatbeltProtect returns the protected paths and their ancestors inside
+// the workspace (SBPL matches paths, so a path that does not exist yet is
+// covered without a placeholder).
+func seatbeltProtect(s Spec) (prot, pins []string) {
+	seen := map[string]bool{}
+	for _, p := range s.Protect {
+		prot = append(prot, p.Path)
+		for a := path.Dir(p.Path); a != s.Workspace && within(a, s.Workspace) && !seen[a]; a = path.Dir(a) {
+			seen[a] = true
+			pins = append(pins, a)
+		}
+	}
+	prot = append(prot, s.Git.Protect...)
+	return prot, pins
 }
 
 // sbplWriter collects profile lines and the first escaping error.

@@ -35,6 +35,18 @@ type Spec struct {
 	// when they lie inside something mounted (for example the workspace
 	// is the home directory and ~/.ssh is denied).
 	Deny []string
+	// Tools lists toolchain directories mounted read-only when they
+	// exist; Caches, cache directories mounted read-write when they
+	// exist. Both usually lie in the home directory, which is otherwise
+	// an empty tmpfs inside.
+	Tools  []string
+	Caches []string
+	// Protect lists paths inside the workspace that stay read-only
+	// (escape classes 9 to 15), whether or not they exist yet.
+	Protect []Protected
+	// Git holds what git needs outside the workspace (a linked
+	// worktree's common directory); see [DetectHost].
+	Git GitDirs
 	// Network is policy.NetworkOpen or policy.NetworkOff. Any other value,
 	// including "", is treated as off (fail closed).
 	Network string
@@ -87,6 +99,23 @@ func FromPolicy(p *policy.Policy, workspace, home, cwd string) (Spec, error) {
 	if s.Deny, err = expandAll("deny", p.Sandbox.Deny, home); err != nil {
 		return Spec{}, err
 	}
+	// Tools and caches only make sense with a home directory; a missing
+	// one is skipped rather than failing every command.
+	if home != "" {
+		if s.Tools, err = expandAll("tools", p.Sandbox.Tools, home); err != nil {
+			return Spec{}, err
+		}
+		if s.Caches, err = expandAll("caches", p.Sandbox.Caches, home); err != nil {
+			return Spec{}, err
+		}
+	}
+	for _, rel := range p.Sandbox.Protect {
+		pr, err := protectedAt(s.Workspace, rel)
+		if err != nil {
+			return Spec{}, fmt.Errorf("sandbox spec: protect: %w", err)
+		}
+		s.Protect = appendProtected(s.Protect, pr)
+	}
 	for _, name := range p.Sandbox.Etc {
 		if err := checkEtcName(name); err != nil {
 			return Spec{}, fmt.Errorf("sandbox spec: %w", err)
@@ -102,6 +131,36 @@ func FromPolicy(p *policy.Policy, workspace, home, cwd string) (Spec, error) {
 		s.Cwd = path.Join(s.Workspace, cwd)
 	}
 	return s, nil
+}
+
+// Protected is one path of [Spec.Protect].
+type Protected struct {
+	// Path is absolute and clean.
+	Path string
+	// Dir says that a placeholder for a missing Path is a directory.
+	Dir bool
+}
+
+// protectedAt turns a workspace-relative protect entry into a Protected.
+func protectedAt(ws, rel string) (Protected, error) {
+	if rel == "" || path.IsAbs(rel) || strings.IndexByte(rel, 0) >= 0 {
+		return Protected{}, fmt.Errorf("%q is not a path relative to the workspace", rel)
+	}
+	p := path.Join(ws, rel)
+	if p == ws || !within(p, ws) {
+		return Protected{}, fmt.Errorf("%q lies outside the workspace", rel)
+	}
+	return Protected{Path: p, Dir: strings.HasSuffix(rel, "/")}, nil
+}
+
+// appendProtected adds pr unless its path is already there.
+func appendProtected(list []Protected, pr Protected) []Protected {
+	for _, o := range list {
+		if o.Path == pr.Path {
+			return list
+		}
+	}
+	return append(list, pr)
 }
 
 // expandAll expands and checks the paths of one policy list.

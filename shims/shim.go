@@ -10,13 +10,20 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/audit"
+	"github.com/lite-sandbox/lite-sandbox/shims/explain"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
@@ -35,6 +42,7 @@ type Options struct {
 	ConfigFile string // policy file; else $LITE_SANDBOX_CONFIG, else XDG
 	Workspace  string // else $LITE_SANDBOX_WORKSPACE, else Cwd
 	Mode       string // auto, on or off; else $LITE_SANDBOX_MODE, else the policy's
+	Network    string // open or off; else the policy's
 	Cwd        string // else the process's working directory
 	Stderr     io.Writer
 	Getenv     func(string) string
@@ -52,6 +60,13 @@ type Shim struct {
 	validator *validator.Validator
 	stderr    io.Writer
 	session   *launch.Attached // set inside a session: commands go to its worker
+	getenv    func(string) string
+
+	// For the audit log and the denial hints: the command as judged,
+	// the decision, and when it started.
+	judged string
+	result validator.Result
+	start  time.Time
 }
 
 // ExitError carries the exit status the process should end with.
@@ -82,7 +97,7 @@ func New(o Options) (*Shim, error) {
 		}
 	}
 	if dir := getenv(launch.EnvSession); dir != "" {
-		return attach(dir, cwd, stderr)
+		return attach(dir, cwd, stderr, getenv)
 	}
 	ws := o.Workspace
 	if ws == "" {
@@ -111,6 +126,13 @@ func New(o Options) (*Shim, error) {
 	if err != nil {
 		return nil, &ExitError{ExitConfig, err}
 	}
+	switch o.Network {
+	case "":
+	case policy.NetworkOpen, policy.NetworkOff:
+		p.Sandbox.Network = o.Network
+	default:
+		return nil, &ExitError{ExitUsage, fmt.Errorf("unknown network mode %q (want open or off)", o.Network)}
+	}
 	modeName := o.Mode
 	if modeName == "" {
 		modeName = getenv(EnvMode)
@@ -126,13 +148,13 @@ func New(o Options) (*Shim, error) {
 	if err != nil {
 		return nil, &ExitError{ExitConfig, fmt.Errorf("policy: %w", err)}
 	}
-	return &Shim{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode, validator: v, stderr: stderr}, nil
+	return &Shim{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode, validator: v, stderr: stderr, getenv: getenv}, nil
 }
 
 // attach makes a shim of a session: the session's frozen policy and
 // places, whatever the environment or the workspace's files say now, so
 // that nothing changes the policy mid-session. Any problem fails closed.
-func attach(dir, cwd string, stderr io.Writer) (*Shim, error) {
+func attach(dir, cwd string, stderr io.Writer, getenv func(string) string) (*Shim, error) {
 	a, err := launch.Attach(dir)
 	if err != nil {
 		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
@@ -158,7 +180,7 @@ func attach(dir, cwd string, stderr io.Writer) (*Shim, error) {
 		return nil, &ExitError{ExitConfig, fmt.Errorf("session policy: %w", err)}
 	}
 	return &Shim{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
-		validator: v, stderr: stderr, session: a}, nil
+		validator: v, stderr: stderr, session: a, getenv: getenv}, nil
 }
 
 func canonical(p string) (string, error) {
@@ -219,7 +241,10 @@ func (s *Shim) RunShell(args []string) error {
 	if inner, ok := UnwrapClaude(inv.Command); ok {
 		judged = inner
 	}
-	if r := s.Check(judged); !r.Allowed() {
+	s.start, s.judged = time.Now(), judged
+	s.result = s.Check(judged)
+	if r := s.result; !r.Allowed() {
+		s.audit("", -1)
 		return &ExitError{ExitDenied, errors.New(r.Message())}
 	}
 	if !within(s.Cwd, s.Workspace) {
@@ -235,7 +260,10 @@ func (s *Shim) RunArgv(argv []string) error {
 	if len(argv) == 0 {
 		return &ExitError{ExitUsage, errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
 	}
-	if r := s.CheckArgv(argv); !r.Allowed() {
+	s.start, s.judged = time.Now(), quoteArgv(argv)
+	s.result = s.CheckArgv(argv)
+	if r := s.result; !r.Allowed() {
+		s.audit("", -1)
 		return &ExitError{ExitDenied, errors.New(r.Message())}
 	}
 	if !within(s.Cwd, s.Workspace) {
@@ -244,8 +272,9 @@ func (s *Shim) RunArgv(argv []string) error {
 	return s.Exec(argv)
 }
 
-// Exec replaces the process with argv inside the OS sandbox (or, in auto
-// mode without a backend, unsandboxed after a loud warning).
+// Exec runs argv inside the OS sandbox and returns an *ExitError with
+// its status (or, in auto mode without a backend, replaces the process
+// with it, unsandboxed after a loud warning).
 func (s *Shim) Exec(argv []string) error {
 	if s.session != nil {
 		return s.execInSession(argv)
@@ -258,9 +287,11 @@ func (s *Shim) Exec(argv []string) error {
 	env := s.childEnv(os.Environ())
 	switch st.State {
 	case sandbox.StateOff:
+		s.audit("off", -1)
 		return execve(argv, os.Environ(), s.Cwd)
 	case sandbox.StateUnavailable:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
+		s.audit("unsandboxed", -1)
 		return execve(argv, env, s.Cwd)
 	case sandbox.StateDegraded:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
@@ -269,11 +300,139 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
 	}
-	path, args, err := sandbox.Command(b, spec, argv)
+	// The command starts through our own binary, which confines itself
+	// further (Landlock scopes, seccomp) inside the sandbox and then
+	// executes it.
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: own executable: %w", err)}
+	}
+	spec.Read = append(spec.Read, exe)
+	prep, err := sandbox.Prepare(b, spec, sandbox.ConfineArgv(exe, argv))
 	if err != nil {
 		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
 	}
-	return execve(append([]string{path}, args[1:]...), env, s.Cwd)
+	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd)
+	prep.Done()
+	if err != nil {
+		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
+	}
+	s.finish(status)
+	return &ExitError{Code: status}
+}
+
+// runForwarding runs the sandbox as a child (rather than exec'ing it, so
+// that the shim learns the status and can explain a denial), forwarding
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT to it, and returns its status: the
+// exit code, or 128+N after death by signal N.
+func runForwarding(path string, args, env []string, dir string) (int, error) {
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigc)
+	cmd := &exec.Cmd{Path: path, Args: args, Env: env, Dir: dir, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := cmd.Start(); err != nil {
+		return -1, err
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-sigc:
+				cmd.Process.Signal(sig)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case ok && ws.Signaled():
+		return 128 + int(ws.Signal()), nil
+	case ok && ws.Exited():
+		return ws.ExitStatus(), nil
+	case err != nil:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return -1, err
+		}
+	}
+	return cmd.ProcessState.ExitCode(), nil
+}
+
+// finish writes the audit record of a command that ran in the sandbox
+// and, when it failed, the explanation of likely sandbox denials.
+func (s *Shim) finish(status int) {
+	s.audit("sandboxed", status)
+	if status == 0 || status > 128 || s.judged == "" {
+		return
+	}
+	for _, l := range explain.Lines(s.judged, s.explainContext()) {
+		fmt.Fprintln(s.stderr, l)
+	}
+}
+
+// explainContext describes the sandbox for package explain.
+func (s *Shim) explainContext() explain.Context {
+	c := explain.Context{Workspace: s.Workspace, Cwd: s.Cwd, Home: s.Home,
+		NetworkOff: s.Policy.Sandbox.Network == policy.NetworkOff}
+	if spec, err := sandbox.FromPolicy(s.Policy, s.Workspace, s.Home, s.Cwd); err == nil {
+		sandbox.DetectHost(&spec)
+		for _, p := range spec.Protect {
+			c.Protect = append(c.Protect, p.Path)
+		}
+		c.Writable = append(append(c.Writable, spec.Write...), spec.Caches...)
+	}
+	return c
+}
+
+// audit appends the command's record to the user's audit log. A log
+// that cannot be written is reported once on stderr and never stops the
+// command.
+func (s *Shim) audit(how string, status int) {
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv(EnvNoAudit) == "1" {
+		return
+	}
+	dir, err := audit.Dir(getenv)
+	if err == nil {
+		r := audit.Record{Time: s.start, Workspace: s.Workspace, Cwd: s.Cwd, Command: s.judged,
+			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status}
+		if r.Time.IsZero() {
+			r.Time = time.Now()
+		}
+		if s.session != nil {
+			r.Session = filepath.Base(s.session.Dir)
+		}
+		r.DurationMS = float64(time.Since(r.Time).Microseconds()) / 1000
+		err = audit.Append(dir, r)
+	}
+	if err != nil {
+		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
+	}
+}
+
+// EnvNoAudit, set to 1, turns the audit log off (for benchmarks).
+const EnvNoAudit = "LITE_SANDBOX_NO_AUDIT"
+
+// quoteArgv renders an argv as a shell command line.
+func quoteArgv(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		if v, err := syntax.Quote(a, syntax.LangBash); err == nil {
+			q[i] = v
+		} else {
+			q[i] = a
+		}
+	}
+	return strings.Join(q, " ")
 }
 
 // execInSession hands argv to the session's worker with the shim's own
@@ -289,6 +448,7 @@ func (s *Shim) execInSession(argv []string) error {
 	var se *worker.StartError
 	switch {
 	case err == nil:
+		s.finish(status)
 		os.Exit(status)
 	case errors.As(err, &se):
 		return &ExitError{status, fmt.Errorf("lite-sandbox: %w", err)}

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -32,9 +33,18 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	} else {
 		fmt.Fprintf(w, "backend: none: %v\n", derr)
 	}
+	// What each sandboxed command gets on top of bwrap's namespaces;
+	// its landlock line replaces the kernel's (it says the ABI too).
+	conf := sandbox.ProbeConfinement().Lines()
 	for _, l := range sandbox.ProbeKernel().Lines() {
+		if strings.HasPrefix(l, "landlock: ") {
+			l = conf[1]
+		}
 		fmt.Fprintln(w, l)
 	}
+	fmt.Fprintln(w, conf[0])
+	fmt.Fprintln(w, conf[2])
+	fmt.Fprintf(w, "network: %s\n", s.Policy.Sandbox.Network)
 	fmt.Fprintf(w, "workspace: %s\n", s.Workspace)
 	fmt.Fprintf(w, "mode: %s\n", s.Mode)
 	fmt.Fprintf(w, "policy files: %v\n", s.Policy.Sources)

@@ -5,10 +5,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
@@ -17,9 +18,14 @@ import (
 type LaunchCmd struct {
 	Workspace string   `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
 	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
+	DryRun    bool     `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
 	Agent     string   `arg:"" help:"exec (any program that honours $$SHELL), or an agent: claude, codex, crush, pi."`
 	Args      []string `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
 }
+
+// exitNotInstalled is launch's status when the agent's CLI is missing,
+// as a shell's for a command not found.
+const exitNotInstalled = 127
 
 // Run opens a session, runs the program, closes the session, and ends
 // with the program's exit status.
@@ -28,31 +34,56 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
 	}
+	var agentErr error
 	if c.Agent != "exec" {
-		a, err := agents.Lookup(c.Agent)
-		if err != nil {
-			return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("%w, or exec", err)}
+		if _, agentErr = launch.Adapter(c.Agent); agentErr != nil {
+			return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("%w, or exec", agentErr)}
 		}
-		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("the %s adapter is not available yet; agents that honour $SHELL run with: lite-sandbox launch exec -- %s", a.Name, a.Binary)}
-	}
-	if len(argv) == 0 {
+	} else if len(argv) == 0 {
 		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
 	}
 	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Stderr: io.err, Getenv: outsideSession})
 	if err != nil {
 		return err
 	}
-	status, err := launch.RunProgram(context.Background(), launch.ProgramOptions{
+	if c.Agent == "exec" {
+		if c.DryRun {
+			return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("--dry-run applies to agents (exec generates nothing: it runs the program with SHELL set to the session's shim)")}
+		}
+		status, err := launch.RunProgram(context.Background(), launch.ProgramOptions{
+			Policy:    s.Policy,
+			Workspace: s.Workspace,
+			Home:      s.Home,
+			Mode:      s.Mode,
+			Argv:      argv,
+			Stdin:     os.Stdin,
+			Stdout:    io.out,
+			Stderr:    io.err,
+		})
+		if err != nil {
+			return &shims.ExitError{Code: shims.ExitSandbox, Err: err}
+		}
+		return silentStatus(status)
+	}
+	a, _ := launch.Adapter(c.Agent)
+	status, err := launch.RunAgent(context.Background(), launch.AgentOptions{
+		Agent:     a,
+		Args:      argv,
 		Policy:    s.Policy,
 		Workspace: s.Workspace,
 		Home:      s.Home,
 		Mode:      s.Mode,
-		Argv:      argv,
+		DryRun:    c.DryRun,
 		Stdin:     os.Stdin,
 		Stdout:    io.out,
 		Stderr:    io.err,
+		Environ:   outsideSessionEnviron(),
 	})
-	if err != nil {
+	var nie *launch.NotInstalledError
+	switch {
+	case errors.As(err, &nie):
+		return &shims.ExitError{Code: exitNotInstalled, Err: err}
+	case err != nil:
 		return &shims.ExitError{Code: shims.ExitSandbox, Err: err}
 	}
 	return silentStatus(status)
@@ -65,4 +96,16 @@ func outsideSession(k string) string {
 		return ""
 	}
 	return os.Getenv(k)
+}
+
+// outsideSessionEnviron is os.Environ without the session variable.
+func outsideSessionEnviron() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, launch.EnvSession+"=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -35,8 +36,10 @@ type CLI struct {
 	Doctor  DoctorCmd  `cmd:"" help:"Report the sandbox backend, kernel features, policy files and agent CLIs."`
 	Policy  PolicyCmd  `cmd:"" help:"Print the effective policy as TOML."`
 	Launch  LaunchCmd  `cmd:"" help:"Start an agent (or any program) with its shell commands routed through the sandbox."`
+	Log     LogCmd     `cmd:"" help:"Show the commands of the last session (or --session ID) from the audit log."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
 	Shim    ShimCmd    `cmd:"" hidden:"" help:"Act as the shell (what agents run through SHELL)."`
+	Hook    HookCmd    `cmd:"" hidden:"" help:"Answer an agent's PreToolUse hook (installed by launch)."`
 }
 
 func main() {
@@ -58,6 +61,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err := worker.ServeFD(3)
 		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
 		return shims.ExitSandbox
+	}
+	// Inside the sandbox, before the command: confine, then exec.
+	if len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--" {
+		code, err := sandbox.ConfineExec(args[3:], os.Environ())
+		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return code
 	}
 	if len(args) > 0 && isShimName(args[0]) {
 		return exitCode(runShim(args[1:], "", stderr), stderr)

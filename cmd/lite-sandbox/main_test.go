@@ -51,6 +51,8 @@ func TestScripts(t *testing.T) {
 			// file out of the tests.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/xdg")
 			env.Setenv("LITE_SANDBOX_CONFIG", "")
+			// The audit log goes to $WORK, not to the real home.
+			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")
 			return nil
 		},
 	})

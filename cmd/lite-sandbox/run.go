@@ -9,6 +9,7 @@ import "github.com/lite-sandbox/lite-sandbox/shims"
 type RunCmd struct {
 	Workspace string   `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
 	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
+	Network   string   `help:"open (the host's network) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,off," default:""`
 	Command   []string `arg:"" optional:"" passthrough:"partial" help:"The command and its arguments."`
 }
 
@@ -18,7 +19,7 @@ func (c *RunCmd) Run(g *Globals, io stdio) error {
 	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
 	}
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Stderr: io.err})
+	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Stderr: io.err})
 	if err != nil {
 		return err
 	}

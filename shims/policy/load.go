@@ -166,13 +166,17 @@ type layer struct {
 
 	Version *int `toml:"version"`
 	Sandbox struct {
-		Mode    *string  `toml:"mode"`
-		Network *string  `toml:"network"`
-		System  []string `toml:"system"`
-		Etc     []string `toml:"etc"`
-		Read    []string `toml:"read"`
-		Write   []string `toml:"write"`
+		Mode      *string  `toml:"mode"`
+		Network   *string  `toml:"network"`
+		System    []string `toml:"system"`
+		Etc       []string `toml:"etc"`
+		Read      []string `toml:"read"`
+		Write     []string `toml:"write"`
 		Deny      []string `toml:"deny"`
+		Protect   []string `toml:"protect"`
+		Unprotect []string `toml:"unprotect"`
+		Tools     []string `toml:"tools"`
+		Caches    []string `toml:"caches"`
 		Env       []string `toml:"env"`
 		SecretEnv []string `toml:"secret_env"`
 	} `toml:"sandbox"`
@@ -255,6 +259,8 @@ func (p *Policy) apply(l *layer, project bool) error {
 		{"sandbox.etc", l.Sandbox.Etc, &p.Sandbox.Etc},
 		{"sandbox.read", l.Sandbox.Read, &p.Sandbox.Read},
 		{"sandbox.write", l.Sandbox.Write, &p.Sandbox.Write},
+		{"sandbox.tools", l.Sandbox.Tools, &p.Sandbox.Tools},
+		{"sandbox.caches", l.Sandbox.Caches, &p.Sandbox.Caches},
 		{"sandbox.env", l.Sandbox.Env, &p.Sandbox.Env},
 	} {
 		if project && len(f.src) > 0 {
@@ -273,6 +279,29 @@ func (p *Policy) apply(l *layer, project bool) error {
 		}
 	}
 	p.Sandbox.Deny = appendNew(p.Sandbox.Deny, l.Sandbox.Deny...)
+	// Protected paths: any layer may add; only the user's file may take
+	// one away (escape classes 9 to 15: a hostile repository must not
+	// unprotect its own hooks).
+	for i, v := range l.Sandbox.Protect {
+		if err := checkRelPath("sandbox.protect", v); err != nil {
+			return l.errAt(err.Error(), "protect", i)
+		}
+	}
+	p.Sandbox.Protect = appendNew(p.Sandbox.Protect, l.Sandbox.Protect...)
+	if len(l.Sandbox.Unprotect) > 0 {
+		if project {
+			return loosen("sandbox.unprotect", "it would make protected paths writable")
+		}
+		for i, v := range l.Sandbox.Unprotect {
+			if err := checkRelPath("sandbox.unprotect", v); err != nil {
+				return l.errAt(err.Error(), "unprotect", i)
+			}
+		}
+		p.Sandbox.Unprotect = appendNew(p.Sandbox.Unprotect, l.Sandbox.Unprotect...)
+		p.Sandbox.Protect = slices.DeleteFunc(p.Sandbox.Protect, func(v string) bool {
+			return slices.ContainsFunc(l.Sandbox.Unprotect, func(u string) bool { return SameRel(u, v) })
+		})
+	}
 	for _, v := range l.Sandbox.SecretEnv {
 		if err := checkEntry("sandbox.secret_env", v); err != nil {
 			return l.errAt(err.Error(), "secret_env")
@@ -361,6 +390,28 @@ func checkPath(key, v string) error {
 		return fmt.Errorf("%s: %q must be absolute or start with ~/", key, v)
 	}
 	return nil
+}
+
+// checkRelPath checks a path relative to the workspace: not absolute, no
+// "..", no NUL.
+func checkRelPath(key, v string) error {
+	switch {
+	case v == "" || v == "/" || v == ".":
+		return fmt.Errorf("%s: %q is not a path inside the workspace", key, v)
+	case strings.ContainsRune(v, 0):
+		return fmt.Errorf("%s: path contains a NUL byte", key)
+	case strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~"):
+		return fmt.Errorf("%s: %q must be relative to the workspace", key, v)
+	case slices.Contains(strings.Split(v, "/"), ".."):
+		return fmt.Errorf("%s: %q must not contain ..", key, v)
+	}
+	return nil
+}
+
+// SameRel reports whether two workspace-relative protect entries name the
+// same path (a trailing "/" only says what kind of placeholder to make).
+func SameRel(a, b string) bool {
+	return path.Clean(a) == path.Clean(b)
 }
 
 func appendNew(dst []string, src ...string) []string {

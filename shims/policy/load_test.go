@@ -239,3 +239,64 @@ func TestClone(t *testing.T) {
 		t.Error("Clone shares slices")
 	}
 }
+
+// TestProtectLayers: any layer may add protected paths, only the user's
+// file may remove them, and a project file may neither unprotect nor
+// widen the toolchain mounts (escape classes 9 to 15).
+func TestProtectLayers(t *testing.T) {
+	dir := t.TempDir()
+	user := write(t, dir, "user.toml", "[sandbox]\nunprotect = [\".envrc\", \".vscode\"]\ncaches = [\"~/.cache/bazel\"]\n")
+	ws := t.TempDir()
+	write(t, ws, ProjectFile, "[sandbox]\nprotect = [\".husky/\", \"scripts/deploy.sh\"]\n")
+	p, err := Load(Options{UserFile: user, Workspace: ws, Getenv: noenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{".git/hooks/", ".git/config", ".claude/", ".husky/", "scripts/deploy.sh"} {
+		if !slices.Contains(p.Sandbox.Protect, want) {
+			t.Errorf("protect lacks %s: %v", want, p.Sandbox.Protect)
+		}
+	}
+	for _, gone := range []string{".envrc", ".vscode/"} {
+		if slices.Contains(p.Sandbox.Protect, gone) {
+			t.Errorf("protect still has %s after unprotect: %v", gone, p.Sandbox.Protect)
+		}
+	}
+	if !slices.Contains(p.Sandbox.Caches, "~/.cache/bazel") || !slices.Contains(p.Sandbox.Caches, "~/.npm") {
+		t.Errorf("caches = %v", p.Sandbox.Caches)
+	}
+	// The frozen copy of a session keeps the result.
+	data, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := LoadFrozen("frozen.toml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.Sandbox.Protect, p.Sandbox.Protect) || !slices.Equal(f.Sandbox.Tools, p.Sandbox.Tools) {
+		t.Errorf("frozen protect %v tools %v, want %v %v", f.Sandbox.Protect, f.Sandbox.Tools, p.Sandbox.Protect, p.Sandbox.Tools)
+	}
+
+	for _, tc := range []struct{ name, text, want string }{
+		{"project unprotects", "[sandbox]\nunprotect = [\".git/hooks\"]\n", "sandbox.unprotect: a project file may only tighten"},
+		{"project adds a cache", "[sandbox]\ncaches = [\"~/.ssh\"]\n", "sandbox.caches: a project file may only tighten"},
+		{"project adds a tool", "[sandbox]\ntools = [\"~\"]\n", "sandbox.tools: a project file may only tighten"},
+		{"absolute protect", "[sandbox]\nprotect = [\"/etc/x\"]\n", "must be relative to the workspace"},
+		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", "must not contain .."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := t.TempDir()
+			write(t, ws, ProjectFile, tc.text)
+			_, err := Load(Options{Workspace: ws, Getenv: noenv})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// The user's file may unprotect; a bad entry is named.
+	bad := write(t, dir, "bad.toml", "[sandbox]\nunprotect = [\"/abs\"]\n")
+	if _, err := Load(Options{UserFile: bad, Getenv: noenv}); err == nil || !strings.Contains(err.Error(), "sandbox.unprotect") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -39,6 +39,21 @@ type Sandbox struct {
 	// Deny lists paths that are never visible, even when they lie inside a
 	// mounted directory (for example the workspace is $HOME).
 	Deny []string `toml:"deny"`
+	// Protect lists paths relative to the workspace that stay read-only
+	// although the workspace is writable: files the host runs later (git
+	// hooks and config, .envrc, agent and editor configuration). A path
+	// that does not exist yet is protected too. A trailing "/" says that
+	// the path is a directory when it has to be created as a placeholder.
+	Protect []string `toml:"protect"`
+	// Unprotect removes entries from Protect. Only the user's file may
+	// set it.
+	Unprotect []string `toml:"unprotect"`
+	// Tools lists toolchain directories mounted read-only when they exist
+	// (may start with ~/).
+	Tools []string `toml:"tools"`
+	// Caches lists cache directories mounted read-write when they exist
+	// (may start with ~/).
+	Caches []string `toml:"caches"`
 	// Env lists the environment variables (globs) a sandboxed command
 	// sees; every other variable is dropped.
 	Env []string `toml:"env"`
@@ -163,6 +178,10 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.Read = slices.Clone(p.Sandbox.Read)
 	c.Sandbox.Write = slices.Clone(p.Sandbox.Write)
 	c.Sandbox.Deny = slices.Clone(p.Sandbox.Deny)
+	c.Sandbox.Protect = slices.Clone(p.Sandbox.Protect)
+	c.Sandbox.Unprotect = slices.Clone(p.Sandbox.Unprotect)
+	c.Sandbox.Tools = slices.Clone(p.Sandbox.Tools)
+	c.Sandbox.Caches = slices.Clone(p.Sandbox.Caches)
 	c.Sandbox.Env = slices.Clone(p.Sandbox.Env)
 	c.Sandbox.SecretEnv = slices.Clone(p.Sandbox.SecretEnv)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)

@@ -1,0 +1,145 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package agents
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Agent is one agent's adapter: how `lite-sandbox launch NAME` finds the
+// agent's CLI and routes every shell command it runs through the
+// session's shim. Adapters live in agents/<name>; the launcher drives
+// them (package launch).
+type Agent interface {
+	// Name is what `lite-sandbox launch NAME` takes.
+	Name() string
+	// Detect finds the CLI and its version. A missing CLI is an error
+	// that names the install command.
+	Detect(ctx context.Context) (Detected, error)
+	// Prepare returns what to run: argv, environment changes and files,
+	// for one session. It only computes; the launcher writes and starts.
+	Prepare(s Session) (Plan, error)
+}
+
+// Hooker is implemented by agents whose routing is a hook of theirs that
+// runs `lite-sandbox hook NAME` before each tool call (Codex, Crush).
+type Hooker interface {
+	// Hook answers one hook call: in is the hook's JSON input; check
+	// judges a command string; shim is the session's shim path. It
+	// returns what to print on stdout and the exit status. It never
+	// fails open: any error denies the call.
+	Hook(in []byte, check Checker, shim string) (out []byte, code int)
+}
+
+// Checker judges a command string with the session's frozen policy.
+type Checker func(cmd string) Verdict
+
+// Verdict is a Checker's answer.
+type Verdict struct {
+	Allowed bool
+	// Message is the one line the model sees on denial
+	// ("lite-sandbox: blocked by <rule>: <reason> Hint: <hint>").
+	Message string
+}
+
+// SharedDirUser is implemented by agents that need a directory they can
+// read on the host and commands can write inside the sandbox, at the same
+// path (Claude's cwd-tracking file).
+type SharedDirUser interface {
+	NeedsSharedDir() bool
+}
+
+// Detected is an installed agent CLI.
+type Detected struct {
+	Path    string
+	Version string // as the CLI prints it, trimmed; "" when unknown
+}
+
+// Session is what an adapter knows about the session it prepares.
+type Session struct {
+	// Dir is the session's private directory on the host (mode 0700);
+	// Prepare's files go below it.
+	Dir string
+	// Shim is the shim's absolute path (<Dir>/bin/bash).
+	Shim string
+	// Exe is the lite-sandbox binary, for hook commands.
+	Exe string
+	// Workspace is the workspace (absolute, symlinks resolved).
+	Workspace string
+	// Home is the user's home directory.
+	Home string
+	// SharedDir is the read-write directory shared with the sandbox, for
+	// agents that asked for one ([SharedDirUser]); else "".
+	SharedDir string
+	// Agent is the detected CLI.
+	Agent Detected
+	// Args are the user's own arguments for the agent.
+	Args []string
+	// Getenv reads the launcher's environment.
+	Getenv func(string) string
+}
+
+// Plan is what the launcher does for one agent start.
+type Plan struct {
+	// Argv is the agent's command line, Argv[0] its absolute path.
+	Argv []string
+	// Env sets variables (NAME=VALUE) in the agent's environment, after
+	// the launcher's own routing variables.
+	Env []string
+	// Unset removes variables from the agent's environment.
+	Unset []string
+	// Files are written before the agent starts.
+	Files []File
+	// Warnings are printed to the user before the agent starts.
+	Warnings []string
+}
+
+// File is one generated file.
+type File struct {
+	Path    string // absolute, below Session.Dir
+	Content []byte
+	Mode    uint32 // 0 means 0o600
+	// Link, when set, makes Path a symbolic link to Link instead (for
+	// the user's own credentials, which the agent may refresh).
+	Link string
+}
+
+// DetectBinary looks the binary up on PATH and runs it with args to read
+// its version (the first line of its output, stdout else stderr),
+// within a few seconds.
+func (a Info) DetectBinary(ctx context.Context, args ...string) (Detected, error) {
+	p, err := a.Path()
+	if err != nil {
+		return Detected{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	var stdout, stderr strings.Builder
+	cmd := exec.CommandContext(ctx, p, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			err = fmt.Errorf("%w: %s", err, msg)
+		}
+		return Detected{}, fmt.Errorf("%s %s: %w", p, strings.Join(args, " "), err)
+	}
+	// Some CLIs (pi) print their version on stderr.
+	out := stdout.String()
+	if strings.TrimSpace(out) == "" {
+		out = stderr.String()
+	}
+	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return Detected{Path: p, Version: strings.TrimSpace(v)}, nil
+}
+
+// ShellQuote quotes s as one POSIX shell word: in single quotes, where
+// each embedded single quote ends the quoting, is written escaped with a
+// backslash, and starts a new quoting.
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,91 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package agentstest holds what the adapters' tests share: a fixed
+// session and golden files of the generated plan (go test -update
+// rewrites them).
+package agentstest
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// Session is a fixed session for golden tests.
+func Session(t *testing.T, version string, args ...string) agents.Session {
+	t.Helper()
+	home := t.TempDir()
+	return agents.Session{
+		Dir:       "/run/user/1000/lite-sandbox/s-0123456789abcdef",
+		Shim:      "/run/user/1000/lite-sandbox/s-0123456789abcdef/bin/bash",
+		Exe:       "/usr/local/bin/lite-sandbox",
+		Workspace: "/home/user/project",
+		Home:      home,
+		SharedDir: "/tmp/lite-sandbox-share-42",
+		Agent:     agents.Detected{Path: "/usr/local/bin/agent", Version: version},
+		Args:      args,
+		Getenv:    func(string) string { return "" },
+	}
+}
+
+type goldenFile struct {
+	Path    string `json:"path"`
+	Link    string `json:"link,omitempty"`
+	Content string `json:"content,omitempty"`
+}
+
+type goldenPlan struct {
+	Argv     []string     `json:"argv"`
+	Env      []string     `json:"env,omitempty"`
+	Unset    []string     `json:"unset,omitempty"`
+	Files    []goldenFile `json:"files,omitempty"`
+	Warnings []string     `json:"warnings,omitempty"`
+}
+
+// Golden compares the plan with testdata/<name>.golden.
+func Golden(t *testing.T, name string, p agents.Plan) {
+	t.Helper()
+	g := goldenPlan{Argv: p.Argv, Env: p.Env, Unset: p.Unset, Warnings: p.Warnings}
+	for _, f := range p.Files {
+		g.Files = append(g.Files, goldenFile{Path: f.Path, Link: f.Link, Content: string(f.Content)})
+	}
+	got, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// Check is a checker for hook tests: it denies commands containing
+// "push --force" with the validator's kind of line.
+func Check(cmd string) agents.Verdict {
+	if bytes.Contains([]byte(cmd), []byte("push --force")) {
+		return agents.Verdict{Message: "lite-sandbox: blocked by git.push.force: Rewrites history."}
+	}
+	return agents.Verdict{Allowed: true}
+}

@@ -1,0 +1,258 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
+)
+
+// binary is the lite-sandbox binary built by TestMain.
+var binary string
+
+func TestMain(m *testing.M) {
+	if os.Getenv(ptyHelperEnv) != "" {
+		os.Exit(ptyHelper())
+	}
+	dir, err := os.MkdirTemp("", "lite-sandbox-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "lite-sandbox")
+	cmd := exec.Command("go", "build", "-o", binary, "github.com/lite-sandbox/lite-sandbox/cmd/lite-sandbox")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "building lite-sandbox: %v\n", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// needBwrap skips (or fails, under scripts/test) without bubblewrap.
+func needBwrap(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("sessions need Linux")
+	}
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
+			t.Fatal("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1) but not found")
+		}
+		t.Skip("bwrap not found")
+	}
+}
+
+// agentBin finds an agent CLI in $LITE_SANDBOX_AGENTS_BIN, then on PATH,
+// and returns the directory holding it; else it skips.
+func agentBin(t *testing.T, name, install string) string {
+	t.Helper()
+	if d := os.Getenv("LITE_SANDBOX_AGENTS_BIN"); d != "" {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
+			return d
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return filepath.Dir(p)
+	}
+	t.Skipf("%s is not installed, so its end-to-end test was skipped (install: %s; scripts/agents installs the pinned CLIs)", name, install)
+	return ""
+}
+
+// env is one agent run's world: a workspace, a scratch home with a
+// canary in ~/.ssh, a private runtime directory, and the mock model.
+type env struct {
+	t        *testing.T
+	ws       string
+	home     string
+	canary   string
+	mock     *mockmodel.Server
+	vars     []string
+	agentDir string
+}
+
+const (
+	canaryText = "CANARY-d41d8cd9"
+	secretKey  = "sk-mock-secret-5f3a"
+	finalText  = "MOCK-FINAL-ANSWER"
+)
+
+// allowedCommand proves the command ran in the sandbox: it writes a file
+// in the workspace, cannot read the home's canary, and does not see the
+// agent's API key variable (keyVar). The canary's path is spelled
+// through a variable so that the validator (which denies the literal
+// path) lets it through: the OS sandbox, not the validator, must hide it.
+func allowedCommand(e *env, keyVar string) string {
+	return fmt.Sprintf("echo PROBE > probe.txt; d=.ssh; cat %s/$d/canary 2>&1 || echo canary=unreadable; echo key=${%s:-absent}; echo done-marker",
+		e.home, keyVar)
+}
+
+// deniedCommand is refused by the validator as a whole: the touch must
+// not run either.
+const deniedCommand = "touch denied-marker.txt; git push --force origin main"
+
+func newEnv(t *testing.T, agentDir, command string) *env {
+	t.Helper()
+	needBwrap(t)
+	root := t.TempDir()
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, ws: filepath.Join(real, "ws"), home: filepath.Join(real, "home"), agentDir: agentDir}
+	run := filepath.Join(real, "run")
+	for _, d := range []string{e.ws, filepath.Join(e.home, ".ssh"), run} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.canary = filepath.Join(e.home, ".ssh", "canary")
+	if err := os.WriteFile(e.canary, []byte(canaryText+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.vars = []string{
+		"PATH=" + agentDir + ":/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + e.home,
+		"XDG_RUNTIME_DIR=" + run,
+		"XDG_CONFIG_HOME=" + filepath.Join(e.home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(e.home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(e.home, ".cache"),
+		"LITE_SANDBOX_CONFIG=",
+		"LANG=C.UTF-8",
+		"TERM=dumb",
+	}
+	if command != "" {
+		e.setCommand(command)
+	}
+	return e
+}
+
+func (e *env) setCommand(command string) {
+	if e.mock != nil {
+		e.mock.Close()
+	}
+	m, err := mockmodel.Start(mockmodel.Scenario{Command: command, Final: finalText})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.mock = m
+	e.t.Cleanup(func() { m.Close() })
+}
+
+func (e *env) write(rel, content string) {
+	e.t.Helper()
+	p := filepath.Join(e.ws, rel)
+	if strings.HasPrefix(rel, "~/") {
+		p = filepath.Join(e.home, rel[2:])
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// launch runs `lite-sandbox launch --sandbox on AGENT -- args` in the
+// workspace with stdin /dev/null and a hard timeout, and returns its
+// stdout, stderr and exit status.
+func (e *env) launch(agent string, extraEnv []string, args ...string) (string, string, int) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	argv := append([]string{"launch", "--sandbox", "on", agent, "--"}, args...)
+	cmd := exec.CommandContext(ctx, binary, argv...)
+	cmd.Dir = e.ws
+	cmd.Env = append(append([]string{}, e.vars...), extraEnv...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	t0 := time.Now()
+	err := cmd.Run()
+	e.t.Logf("launch %s took %v", agent, time.Since(t0).Round(time.Millisecond))
+	if ctx.Err() != nil {
+		e.t.Fatalf("launch %s: timed out after 120s\nstdout:\n%s\nstderr:\n%s", agent, out.String(), errb.String())
+	}
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			e.t.Fatalf("launch %s: %v", agent, err)
+		}
+		code = ee.ExitCode()
+	}
+	return out.String(), errb.String(), code
+}
+
+// result is the one tool result the mock received.
+func (e *env) result(stdout, stderr string) string {
+	e.t.Helper()
+	rs := e.mock.ToolResults()
+	if len(rs) != 1 {
+		e.t.Fatalf("the mock got %d tool results (%q), want 1; requests %v\nstdout:\n%s\nstderr:\n%s", len(rs), rs, e.mock.Requests(), stdout, stderr)
+	}
+	return rs[0]
+}
+
+// checkAllowed asserts what allowedCommand proves.
+func (e *env) checkAllowed(res, stdout, stderr string) {
+	e.t.Helper()
+	for _, want := range []string{"done-marker", "canary=unreadable", "key=absent"} {
+		if !strings.Contains(res, want) {
+			e.t.Errorf("tool result lacks %q:\n%s\nstdout:\n%s\nstderr:\n%s", want, res, stdout, stderr)
+		}
+	}
+	if strings.Contains(res, canaryText) {
+		e.t.Errorf("the command read the canary in ~/.ssh: not sandboxed:\n%s", res)
+	}
+	if strings.Contains(res, secretKey) {
+		e.t.Errorf("the command saw the agent's API key:\n%s", res)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.ws, "probe.txt")); err != nil || strings.TrimSpace(string(b)) != "PROBE" {
+		e.t.Errorf("probe.txt in the workspace: %q, %v", b, err)
+	}
+	if !strings.Contains(stdout, finalText) {
+		e.t.Errorf("stdout lacks the final answer %q:\n%s\nstderr:\n%s", finalText, stdout, stderr)
+	}
+}
+
+// checkDenied asserts that the validator refused the command, the model
+// got its reason, and nothing of the command ran.
+func (e *env) checkDenied(res string) {
+	e.t.Helper()
+	if !strings.Contains(res, "blocked by git.push.force") {
+		e.t.Errorf("tool result lacks the validator's reason:\n%s", res)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "denied-marker.txt")); err == nil {
+		e.t.Errorf("denied-marker.txt exists: part of a denied command ran")
+	}
+}
+
+// absent asserts that a marker file a hostile project file would write
+// does not exist.
+func (e *env) absent(rel string) {
+	e.t.Helper()
+	if _, err := os.Stat(filepath.Join(e.ws, rel)); err == nil {
+		e.t.Errorf("%s exists: the project's file ran code outside the sandbox", rel)
+	}
+}

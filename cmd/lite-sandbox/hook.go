@@ -1,0 +1,85 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/shims"
+)
+
+// HookCmd is `lite-sandbox hook codex|crush`: the PreToolUse hook that
+// `lite-sandbox launch` installs for agents whose shell cannot be
+// replaced by a path. It reads the hook's JSON on stdin and answers with
+// a rewrite through the session's shim, or a denial with the validator's
+// reason.
+type HookCmd struct {
+	Agent string `arg:"" help:"codex or crush."`
+}
+
+// Run answers one hook call. The session comes from the environment the
+// agent passes to its hooks ($LITE_SANDBOX_SESSION); without one the
+// shim falls back to $LITE_SANDBOX_WORKSPACE and the policy files, as a
+// launch without a sandbox backend sets them.
+func (c *HookCmd) Run(g *Globals, io stdio) error {
+	a, err := launch.Adapter(c.Agent)
+	if err != nil {
+		return &shims.ExitError{Code: shims.ExitUsage, Err: err}
+	}
+	h, ok := a.(agents.Hooker)
+	if !ok {
+		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("%s takes no hook (its routing is not hook-based)", c.Agent)}
+	}
+	in, err := readAll(os.Stdin)
+	var out []byte
+	code := 0
+	if err != nil {
+		out, code = h.Hook(nil, denyAll(err), "")
+	} else if s, serr := shims.New(shims.Options{ConfigFile: g.Config, Stderr: io.err}); serr != nil {
+		// Fail closed: a hook that cannot judge denies.
+		out, code = h.Hook(in, denyAll(serr), "")
+	} else if shim := shimPath(); shim == "" {
+		out, code = h.Hook(in, denyAll(fmt.Errorf("no session (%s is not set)", launch.EnvSession)), "")
+	} else {
+		out, code = h.Hook(in, func(cmd string) agents.Verdict {
+			r := s.Check(cmd)
+			return agents.Verdict{Allowed: r.Allowed(), Message: r.Message()}
+		}, shim)
+	}
+	io.out.Write(out)
+	if code != 0 {
+		return silentStatus(code)
+	}
+	return nil
+}
+
+// readAll reads the hook input, at most 16 MiB.
+func readAll(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, 16<<20))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook input: %w", err)
+	}
+	return b, nil
+}
+
+// denyAll is a checker that denies everything with err as the reason.
+func denyAll(err error) agents.Checker {
+	return func(string) agents.Verdict {
+		return agents.Verdict{Message: fmt.Sprintf("lite-sandbox: the hook could not judge the command, so it was not run: %v", err)}
+	}
+}
+
+// shimPath is the session's shim: <session>/bin/bash, else
+// $LITE_SANDBOX_SHIM (a launch without a worker).
+func shimPath() string {
+	if d := os.Getenv(launch.EnvSession); d != "" {
+		return filepath.Join(d, launch.ShimPath)
+	}
+	return os.Getenv(launch.EnvShim)
+}

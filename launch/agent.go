@@ -1,0 +1,312 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+)
+
+// AgentOptions describe one `lite-sandbox launch AGENT` run.
+type AgentOptions struct {
+	Agent     agents.Agent
+	Args      []string // the user's own arguments for the agent
+	Policy    *policy.Policy
+	Workspace string // absolute, symlinks resolved
+	Home      string
+	Mode      policy.Mode
+	Exe       string // the lite-sandbox binary; default os.Executable
+	// DryRun prints what would be written and run, and starts nothing.
+	DryRun bool
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer // also where warnings go
+	// Environ is the launcher's environment; default os.Environ().
+	Environ []string
+}
+
+// NotInstalledError is returned when the agent's CLI cannot be found or
+// run; its message names the install command.
+type NotInstalledError struct{ Err error }
+
+func (e *NotInstalledError) Error() string { return e.Err.Error() }
+func (e *NotInstalledError) Unwrap() error { return e.Err }
+
+// RunAgent opens a session, lets the adapter generate the agent's
+// configuration into the session directory, and starts the agent outside
+// the sandbox (it keeps its own login and settings) with its shell
+// commands routed through the session's shim: on a pty when stdin is a
+// terminal, with plain stdio otherwise. It closes the session on every
+// path and returns the agent's exit status.
+func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
+	exe, err := ownExe(o.Exe)
+	if err != nil {
+		return -1, err
+	}
+	environ := o.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	getenv := func(k string) string {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if n, v, _ := strings.Cut(environ[i], "="); n == k {
+				return v
+			}
+		}
+		return ""
+	}
+	det, err := o.Agent.Detect(ctx)
+	if err != nil {
+		return -1, &NotInstalledError{fmt.Errorf("%s: %w", o.Agent.Name(), err)}
+	}
+	info := agents.Session{
+		Exe:       exe,
+		Workspace: o.Workspace,
+		Home:      o.Home,
+		Agent:     det,
+		Args:      o.Args,
+		Getenv:    getenv,
+	}
+	wantShared := false
+	if su, ok := o.Agent.(agents.SharedDirUser); ok {
+		wantShared = su.NeedsSharedDir()
+	}
+
+	if o.DryRun {
+		info.Dir = filepath.Join(DefaultRuntimeRoot(), "s-DRYRUN")
+		info.Shim = filepath.Join(info.Dir, ShimPath)
+		if wantShared {
+			info.SharedDir = filepath.Join(os.TempDir(), "lite-sandbox-share-DRYRUN")
+		}
+		plan, err := o.Agent.Prepare(info)
+		if err != nil {
+			return -1, err
+		}
+		env := routingEnv(info, o.Mode, true)
+		return 0, printPlan(o.Stdout, info, plan, env)
+	}
+
+	b, derr := sandbox.Detect()
+	st, err := sandbox.Resolve(o.Mode, b, derr, o.Workspace, o.Home)
+	if err != nil {
+		return -1, err
+	}
+	warnState(o.Stderr, st)
+
+	if wantShared {
+		// Outside the runtime root, which is masked in the sandbox; /tmp
+		// inside is a tmpfs, which the bind covers at the same path.
+		d, err := os.MkdirTemp("", "lite-sandbox-share-")
+		if err != nil {
+			return -1, fmt.Errorf("launch: %w", err)
+		}
+		defer os.RemoveAll(d)
+		if d, err = filepath.EvalSymlinks(d); err != nil {
+			return -1, fmt.Errorf("launch: %w", err)
+		}
+		info.SharedDir = d
+	}
+
+	if st.Sandboxed() {
+		spec, err := sandbox.FromPolicy(o.Policy, o.Workspace, o.Home, "")
+		if err != nil {
+			return -1, fmt.Errorf("launch: %w", err)
+		}
+		if info.SharedDir != "" {
+			spec.Write = append(spec.Write, info.SharedDir)
+		}
+		frozen, err := o.Policy.Marshal()
+		if err != nil {
+			return -1, err
+		}
+		s, err := Open(ctx, Options{
+			Spec:       spec,
+			Backend:    b,
+			Exe:        exe,
+			PolicyTOML: frozen,
+			Meta:       Meta{Workspace: o.Workspace, Home: o.Home, Mode: string(o.Mode)},
+		})
+		if err != nil {
+			return -1, err
+		}
+		defer s.Close()
+		info.Dir = s.Dir
+	} else {
+		// No worker: the shim validates each command and runs it on its
+		// own, as `lite-sandbox run` would (unsandboxed, with a warning,
+		// in auto mode without a backend).
+		d, err := os.MkdirTemp("", "lite-sandbox-launch-")
+		if err != nil {
+			return -1, fmt.Errorf("launch: %w", err)
+		}
+		defer os.RemoveAll(d)
+		if err := os.MkdirAll(filepath.Join(d, filepath.Dir(ShimPath)), 0o700); err != nil {
+			return -1, fmt.Errorf("launch: %w", err)
+		}
+		if err := os.Symlink(exe, filepath.Join(d, ShimPath)); err != nil {
+			return -1, fmt.Errorf("launch: %w", err)
+		}
+		info.Dir = d
+	}
+	info.Shim = filepath.Join(info.Dir, ShimPath)
+
+	plan, err := o.Agent.Prepare(info)
+	if err != nil {
+		return -1, err
+	}
+	if err := writeFiles(info.Dir, plan.Files); err != nil {
+		return -1, err
+	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
+	}
+	env := applyEnv(environ, routingEnv(info, o.Mode, st.Sandboxed()), plan)
+	return Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
+}
+
+// ownExe returns the lite-sandbox binary's real path.
+func ownExe(exe string) (string, error) {
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("launch: find own binary: %w", err)
+		}
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return exe, nil
+}
+
+func warnState(w io.Writer, st sandbox.Status) {
+	switch st.State {
+	case sandbox.StateUnavailable:
+		fmt.Fprintf(w, "lite-sandbox: WARNING: no sandbox: %s; commands will run UNSANDBOXED (use --sandbox on to refuse instead)\n", st.Reason)
+	case sandbox.StateDegraded:
+		fmt.Fprintf(w, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
+	}
+}
+
+// routingEnv is what the launcher itself sets for the agent: SHELL and
+// LITE_SANDBOX_SHIM at the shim, and the session (or, without a worker,
+// the workspace and mode for the shim).
+func routingEnv(info agents.Session, mode policy.Mode, session bool) []string {
+	env := []string{"SHELL=" + info.Shim, EnvShim + "=" + info.Shim}
+	if session {
+		return append(env, EnvSession+"="+info.Dir)
+	}
+	return append(env, envWorkspace+"="+info.Workspace, envMode+"="+string(mode))
+}
+
+// routingNames are always removed from the inherited environment: an
+// agent started from inside another session must not see two.
+var routingNames = []string{"SHELL", EnvShim, EnvSession, envWorkspace, envMode}
+
+// applyEnv returns base without the routing variables and the plan's
+// Unset and Env names, then routing, then the plan's Env.
+func applyEnv(base, routing []string, plan agents.Plan) []string {
+	drop := map[string]bool{}
+	for _, n := range routingNames {
+		drop[n] = true
+	}
+	for _, n := range plan.Unset {
+		drop[n] = true
+	}
+	for _, kv := range append(slices.Clone(routing), plan.Env...) {
+		n, _, _ := strings.Cut(kv, "=")
+		drop[n] = true
+	}
+	out := make([]string, 0, len(base)+len(routing)+len(plan.Env))
+	for _, kv := range base {
+		n, _, _ := strings.Cut(kv, "=")
+		if !drop[n] {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, routing...)
+	return append(out, plan.Env...)
+}
+
+// writeFiles writes the plan's files, each below dir.
+func writeFiles(dir string, files []agents.File) error {
+	for _, f := range files {
+		if !within(f.Path, dir) {
+			return fmt.Errorf("launch: adapter file %s is outside the session directory %s", f.Path, dir)
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+			return fmt.Errorf("launch: %w", err)
+		}
+		if f.Link != "" {
+			if err := os.Symlink(f.Link, f.Path); err != nil {
+				return fmt.Errorf("launch: %w", err)
+			}
+			continue
+		}
+		mode := os.FileMode(f.Mode)
+		if mode == 0 {
+			mode = 0o600
+		}
+		if err := os.WriteFile(f.Path, f.Content, mode); err != nil {
+			return fmt.Errorf("launch: %w", err)
+		}
+	}
+	return nil
+}
+
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// printPlan is --dry-run's output.
+func printPlan(w io.Writer, info agents.Session, plan agents.Plan, routing []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agent: %s (%s)\n", info.Agent.Path, info.Agent.Version)
+	fmt.Fprintf(&b, "session: %s (created at start)\n", info.Dir)
+	if info.SharedDir != "" {
+		fmt.Fprintf(&b, "shared directory (read-write in the sandbox): %s\n", info.SharedDir)
+	}
+	fmt.Fprintf(&b, "argv:\n")
+	for _, a := range plan.Argv {
+		fmt.Fprintf(&b, "  %s\n", agents.ShellQuote(a))
+	}
+	fmt.Fprintf(&b, "env:\n")
+	set := append(slices.Clone(routing), plan.Env...)
+	sort.Strings(set)
+	for _, kv := range set {
+		fmt.Fprintf(&b, "  set %s\n", kv)
+	}
+	unset := slices.Clone(plan.Unset)
+	sort.Strings(unset)
+	for _, n := range unset {
+		fmt.Fprintf(&b, "  unset %s\n", n)
+	}
+	for _, f := range plan.Files {
+		if f.Link != "" {
+			fmt.Fprintf(&b, "file %s -> %s\n", f.Path, f.Link)
+			continue
+		}
+		fmt.Fprintf(&b, "file %s:\n", f.Path)
+		for _, l := range strings.SplitAfter(strings.TrimRight(string(f.Content), "\n"), "\n") {
+			fmt.Fprintf(&b, "  | %s", strings.TrimRight(l, "\n")+"\n")
+		}
+	}
+	for _, wn := range plan.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wn)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("dry run: %w", err)
+	}
+	return nil
+}

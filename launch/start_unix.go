@@ -1,0 +1,151 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// Start runs argv (the agent) outside the sandbox with env and returns
+// its exit status. When stdin is a terminal the agent gets a pty of its
+// own (see [RunPTY]); otherwise its stdio are passed through ([ExecEnv]),
+// as scripts, CI and `claude -p` need.
+func Start(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if f, ok := stdin.(*os.File); ok && IsTerminal(f) {
+		return RunPTY(ctx, env, argv, f, stdout)
+	}
+	return ExecEnv(ctx, env, argv, stdin, stdout, stderr)
+}
+
+// IsTerminal reports whether f is a terminal.
+func IsTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlGetTermios)
+	return err == nil
+}
+
+// outputDrain bounds the wait for the agent's last output after it
+// exited: a process it left behind may hold the pty open.
+const outputDrain = 2 * time.Second
+
+// RunPTY runs argv on a new pty, with tty (the user's terminal) in raw
+// mode, so that keys, Ctrl-C included, reach the agent as typed and its
+// terminal UI draws as it would on its own. The pty starts with tty's
+// size and follows it (SIGWINCH); SIGINT, SIGTERM, SIGHUP and SIGQUIT
+// sent to the launcher are forwarded to the agent. tty's settings are
+// restored on every return path. The agent's output goes to stdout (its
+// stderr shares the pty). When ctx ends, the agent gets SIGTERM, and
+// SIGKILL a few seconds later.
+func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer) (int, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return 127, errors.New("launch: no program given")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if cmd.Err != nil {
+		return 127, fmt.Errorf("launch: %w", cmd.Err)
+	}
+	cmd.Env = env
+	fd := int(tty.Fd())
+
+	sigc := make(chan os.Signal, 8)
+	signal.Notify(sigc, unix.SIGWINCH, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	defer signal.Stop(sigc)
+
+	size, err := pty.GetsizeFull(tty)
+	if err != nil {
+		size = nil // start with the pty's default size
+	}
+	ptmx, err := pty.StartWithSize(cmd, size)
+	if err != nil {
+		return 126, fmt.Errorf("launch: %w", err)
+	}
+	defer ptmx.Close()
+
+	restore, err := makeRaw(fd)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return -1, fmt.Errorf("launch: terminal raw mode: %w", err)
+	}
+	defer restore()
+
+	go func() { io.Copy(ptmx, tty) }()
+	var out sync.WaitGroup
+	out.Add(1)
+	go func() {
+		defer out.Done()
+		io.Copy(stdout, ptmx) // ends with EIO once every copy of the pty's slave is closed
+	}()
+
+	waitc := make(chan error, 1)
+	go func() { waitc <- cmd.Wait() }()
+	ctxDone := ctx.Done()
+	var kill <-chan time.Time
+	for {
+		select {
+		case sig := <-sigc:
+			if sig == unix.SIGWINCH {
+				if ws, err := pty.GetsizeFull(tty); err == nil {
+					pty.Setsize(ptmx, ws) // the kernel sends SIGWINCH to the agent
+				}
+				continue
+			}
+			cmd.Process.Signal(sig)
+		case <-ctxDone:
+			ctxDone = nil
+			cmd.Process.Signal(unix.SIGTERM)
+			kill = time.After(killDelay)
+		case <-kill:
+			cmd.Process.Kill()
+		case err := <-waitc:
+			drained := make(chan struct{})
+			go func() { out.Wait(); close(drained) }()
+			select {
+			case <-drained:
+			case <-time.After(outputDrain):
+			}
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				return -1, fmt.Errorf("launch: %w", err)
+			}
+			return exitStatus(cmd.ProcessState), nil
+		}
+	}
+}
+
+// makeRaw puts the terminal in raw mode (as cfmakeraw does) and returns
+// the function that restores its previous settings.
+func makeRaw(fd int) (func(), error) {
+	old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if err != nil {
+		return nil, err
+	}
+	t := *old
+	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
+	t.Oflag &^= unix.OPOST
+	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	t.Cflag &^= unix.CSIZE | unix.PARENB
+	t.Cflag |= unix.CS8
+	t.Cc[unix.VMIN] = 1
+	t.Cc[unix.VTIME] = 0
+	if err := unix.IoctlSetTermios(fd, ioctlSetTermios, &t); err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() { unix.IoctlSetTermios(fd, ioctlSetTermios, old) })
+	}, nil
+}

@@ -1,0 +1,88 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import "strings"
+
+// ConfineCommand is the hidden subcommand of the lite-sandbox binary that
+// runs inside the sandbox, confines itself further and then executes the
+// command: `lite-sandbox __confine -- PROGRAM ARGS...`. bwrap cannot
+// express what it applies (a Landlock scope, a seccomp filter with
+// argument checks), and applying it from inside needs no descriptor
+// plumbing through bwrap.
+const ConfineCommand = "__confine"
+
+// ConfineArgv returns the argv that runs argv through exe's confinement.
+func ConfineArgv(exe string, argv []string) []string {
+	return append([]string{exe, ConfineCommand, "--"}, argv...)
+}
+
+// SeccompBlocked names what the seccomp filter stops, for doctor.
+var SeccompBlocked = []string{
+	"TIOCSTI", "TIOCLINUX", "CLONE_NEWUSER", "clone3 (ENOSYS)", "ptrace",
+	"process_vm_readv/writev", "io_uring", "keyctl",
+}
+
+// Confinement says what [Confine] applies (or would apply) on this
+// kernel, for doctor.
+type Confinement struct {
+	// Seccomp is true when the filter is installed.
+	Seccomp bool
+	// SeccompWhy says why not, when Seccomp is false.
+	SeccompWhy string
+	// LandlockABI is the kernel's Landlock ABI, 0 without Landlock.
+	LandlockABI int
+	// Scoped is true when abstract Unix sockets and signals are scoped to
+	// the sandbox (Landlock ABI 6 and later).
+	Scoped bool
+	// LandlockWhy says why not, when Scoped is false.
+	LandlockWhy string
+}
+
+// Lines returns doctor's lines for c.
+func (c Confinement) Lines() []string {
+	sec := "seccomp filter: in force (" + strings.Join(SeccompBlocked, ", ") + ")"
+	if !c.Seccomp {
+		sec = "seccomp filter: NOT in force (" + c.SeccompWhy + ")"
+	}
+	ll := "landlock: NOT in force (" + c.LandlockWhy + "); host abstract Unix sockets are reachable when the network is open"
+	if c.Scoped {
+		ll = "landlock: ABI " + itoa(c.LandlockABI) + ", abstract unix sockets and signals scoped"
+	}
+	return []string{sec, ll, "namespaces: pid, ipc, uts, cgroup (and net when the network is off); every capability dropped"}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func containsSlash(s string) bool { return strings.Contains(s, "/") }
+
+// lookPathEnv finds name in the PATH of env (the command's environment,
+// not lite-sandbox's own).
+func lookPathEnv(name string, env []string) (string, error) {
+	pathEnv := "/usr/local/bin:/usr/bin:/bin"
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathEnv = v
+		}
+	}
+	for _, d := range strings.Split(pathEnv, ":") {
+		if d == "" {
+			d = "."
+		}
+		p := d + "/" + name
+		if isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", errNotFound
+}

@@ -1,0 +1,213 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Values the filter compares. The ioctl request is compared on its low
+// 32 bits only, as the kernel does (the upper half of the register is
+// ignored for an unsigned int), so 0x100005412 cannot slip past
+// (CVE-2019-10063, escape class 21).
+const (
+	tiocsti   = 0x5412
+	tioclinux = 0x541C
+)
+
+// seccompArch returns the audit architecture of the running binary, or 0
+// when the filter does not support it.
+func seccompArch() uint32 {
+	switch runtime.GOARCH {
+	case "amd64":
+		return unix.AUDIT_ARCH_X86_64
+	case "arm64":
+		return unix.AUDIT_ARCH_AARCH64
+	}
+	return 0
+}
+
+// SeccompFilter returns the BPF program of the filter for this
+// architecture, or nil when unsupported. It returns EPERM for ioctl
+// TIOCSTI and TIOCLINUX (keystroke injection, class 21), for unshare and
+// clone with CLONE_NEWUSER (nested user namespaces, class 24: with one a
+// command regains every capability over its own mounts), for ptrace and
+// process_vm_readv/writev (class 22), for io_uring (class 26: it bypasses
+// syscall filters) and for the kernel keyring (shared by every process of
+// the user); clone3 gets ENOSYS, since its flags live in memory the
+// filter cannot read, and libc falls back to clone. Any other
+// architecture's system calls (32-bit compatibility, x32) are refused.
+func SeccompFilter() []unix.SockFilter {
+	arch := seccompArch()
+	if arch == 0 {
+		return nil
+	}
+	const (
+		ldAbs  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret    = unix.BPF_RET | unix.BPF_K
+		allow  = unix.SECCOMP_RET_ALLOW
+		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+		enosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+		// struct seccomp_data: nr at 0, arch at 4, args[i] at 16+8i
+		// (low half first on these little-endian architectures).
+		offNr   = 0
+		offArch = 4
+		offArg0 = 16
+		offArg1 = 24
+	)
+	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+	}
+	p := []unix.SockFilter{
+		st(ldAbs, offArch),
+		jmp(jeq, arch, 1, 0),
+		st(ret, eperm),
+		st(ldAbs, offNr),
+	}
+	if runtime.GOARCH == "amd64" {
+		// x32 system calls carry bit 30 and share the arch value.
+		p = append(p, jmp(jge, 0x40000000, 0, 1), st(ret, eperm))
+	}
+	// ioctl: look at the request.
+	p = append(p,
+		jmp(jeq, unix.SYS_IOCTL, 0, 5),
+		st(ldAbs, offArg1),
+		jmp(jeq, tiocsti, 1, 0),
+		jmp(jeq, tioclinux, 0, 1),
+		st(ret, eperm),
+		st(ret, allow),
+	)
+	// unshare and clone: look at the flags (the first argument on both
+	// architectures).
+	for _, nr := range []uint32{unix.SYS_UNSHARE, unix.SYS_CLONE} {
+		p = append(p,
+			jmp(jeq, nr, 0, 4),
+			st(ldAbs, offArg0),
+			jmp(jset, unix.CLONE_NEWUSER, 0, 1),
+			st(ret, eperm),
+			st(ret, allow),
+		)
+	}
+	p = append(p, jmp(jeq, unix.SYS_CLONE3, 0, 1), st(ret, enosys))
+	for _, nr := range []uint32{
+		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
+		unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
+		unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY,
+	} {
+		p = append(p, jmp(jeq, nr, 0, 1), st(ret, eperm))
+	}
+	return append(p, st(ret, allow))
+}
+
+// Confine applies the in-sandbox confinement to the calling thread (and
+// to what it executes next): no_new_privs, a Landlock domain scoping
+// abstract Unix sockets and signals to the sandbox (escape classes 17,
+// 19, 22; Landlock ABI 6, Linux 6.12), and the seccomp filter. The
+// caller must hold its OS thread (runtime.LockOSThread) until it execs.
+// A kernel without Landlock scopes is not an error (doctor says so); a
+// filter that cannot be installed is.
+func Confine() (Confinement, error) {
+	c := Confinement{}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return c, fmt.Errorf("confine: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	c.LandlockABI, c.LandlockWhy = landlockABI()
+	if c.LandlockABI >= 6 {
+		attr := unix.LandlockRulesetAttr{Scoped: unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL}
+		// The first three fields are the ABI 6 struct.
+		fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), 24, 0)
+		if errno != 0 {
+			return c, fmt.Errorf("confine: landlock_create_ruleset: %w", errno)
+		}
+		_, _, errno = unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0)
+		unix.Close(int(fd))
+		if errno != 0 {
+			return c, fmt.Errorf("confine: landlock_restrict_self: %w", errno)
+		}
+		c.Scoped = true
+	} else if c.LandlockABI > 0 {
+		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
+	}
+	filter := SeccompFilter()
+	if filter == nil {
+		c.SeccompWhy = "no filter for " + runtime.GOARCH
+		return c, nil
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+		return c, fmt.Errorf("confine: seccomp: %w", errno)
+	}
+	c.Seccomp = true
+	return c, nil
+}
+
+// ProbeConfinement says what [Confine] would apply here, without
+// applying anything.
+func ProbeConfinement() Confinement {
+	c := Confinement{}
+	c.LandlockABI, c.LandlockWhy = landlockABI()
+	switch {
+	case c.LandlockABI >= 6:
+		c.Scoped = true
+	case c.LandlockABI > 0:
+		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
+	}
+	if SeccompFilter() == nil {
+		c.SeccompWhy = "no filter for " + runtime.GOARCH
+		return c
+	}
+	if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); errors.Is(err, unix.EINVAL) {
+		c.SeccompWhy = "kernel built without seccomp"
+		return c
+	}
+	c.Seccomp = true
+	return c
+}
+
+func landlockABI() (int, string) {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		return 0, "Landlock unavailable: " + errno.Error()
+	}
+	return int(v), ""
+}
+
+// ConfineExec is `lite-sandbox __confine -- PROGRAM ARGS...`: it applies
+// [Confine] and replaces the process with the program, looked up in
+// $PATH like a shell would. It returns only on error, with the status a
+// shell would use (126 or 127 for a program that cannot run, 71 when the
+// confinement cannot be applied: fail closed).
+func ConfineExec(argv []string, env []string) (int, error) {
+	if len(argv) == 0 {
+		return 64, errors.New("confine: no program")
+	}
+	// The Landlock domain and the filter belong to this thread; execve
+	// from it hands them to the program.
+	runtime.LockOSThread()
+	if _, err := Confine(); err != nil {
+		return 71, err
+	}
+	path := argv[0]
+	if !containsSlash(path) {
+		p, err := lookPathEnv(path, env)
+		if err != nil {
+			return 127, fmt.Errorf("%s: command not found", path)
+		}
+		path = p
+	}
+	err := unix.Exec(path, argv, env)
+	if errors.Is(err, unix.ENOENT) {
+		return 127, fmt.Errorf("%s: %w", argv[0], err)
+	}
+	return 126, fmt.Errorf("%s: %w", argv[0], err)
+}

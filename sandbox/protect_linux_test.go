@@ -1,0 +1,356 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+)
+
+// TestMain lets the test binary act as lite-sandbox's confinement entry
+// point inside the sandbox, so that these tests run commands exactly as
+// the shim and the session worker do: bwrap, then `__confine`, then the
+// command.
+func TestMain(m *testing.M) {
+	if len(os.Args) >= 3 && os.Args[1] == sandbox.ConfineCommand && os.Args[2] == "--" {
+		code, err := sandbox.ConfineExec(os.Args[3:], os.Environ())
+		os.Stderr.WriteString("confine: " + err.Error() + "\n")
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// runOpts are the extras of runConfined.
+type runOpts struct {
+	stdin *os.File
+	env   []string
+}
+
+// runConfined runs /bin/sh -c script through Prepare and the test
+// binary's __confine, with the host's environment plus o.env.
+func runConfined(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, script string, args ...string) result {
+	t.Helper()
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Read = append(s.Read, exe)
+	argv := append([]string{"/bin/sh", "-c", script, "sh"}, args...)
+	p, err := sandbox.Prepare(b, s, sandbox.ConfineArgv(exe, argv))
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	defer p.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, p.Path)
+	cmd.Args = p.Args
+	cmd.Env = append(os.Environ(), o.env...)
+	if o.stdin != nil {
+		cmd.Stdin = o.stdin
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("run: %v", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("sandboxed command timed out: %v", r)
+	}
+	return r
+}
+
+// gitHost runs git on the host in dir and returns its trimmed output.
+func gitHost(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+var gitEnv = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+	"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1"}
+
+// newRepo creates a git repository with one commit in dir.
+func newRepo(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitHost(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitHost(t, dir, "add", ".")
+	gitHost(t, dir, "commit", "-q", "-m", "init")
+}
+
+// TestProtectedPaths checks escape classes 9 to 15 through the real
+// sandbox: each write must fail and leave the host unchanged, whatever
+// its spelling.
+func TestProtectedPaths(t *testing.T) {
+	b := requireBwrap(t)
+	home, ws := fakeHome(t)
+	newRepo(t, ws)
+	cfg := filepath.Join(ws, ".git", "config")
+	cfgBefore, _ := os.ReadFile(cfg)
+	if err := os.MkdirAll(filepath.Join(ws, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := specFor(t, ws, home, nil)
+
+	for _, c := range []struct {
+		name   string
+		script string
+		absent []string // host paths that must not exist afterwards
+	}{
+		{"hook", `printf '#!/bin/sh\ntouch CANARY\n' > .git/hooks/pre-commit`, []string{".git/hooks/pre-commit"}},
+		{"config directly", `echo '[core] fsmonitor = touch CANARY' >> .git/config`, nil},
+		{"git config", `git config core.fsmonitor 'touch CANARY'`, nil},
+		{"rename .git", `mv .git .g && mkdir -p .git/hooks && echo x > .git/hooks/pre-commit`, []string{".g", ".git/hooks/pre-commit"}},
+		{"rename hooks", `mv .git/hooks .git/h2 && mkdir .git/hooks && echo x > .git/hooks/pre-commit`, []string{".git/h2", ".git/hooks/pre-commit"}},
+		{"envrc absent", `touch .envrc`, []string{".envrc"}},
+		{"envrc via symlink", `ln -sf .envrc e && echo x > e`, []string{".envrc"}},
+		{"claude settings", `echo '{"hooks":{}}' > .claude/settings.json`, []string{".claude/settings.json"}},
+		{"claude rename", `mv .claude .c && mkdir .claude && echo x > .claude/settings.json`, []string{".c", ".claude/settings.json"}},
+		{"codex absent", `mkdir -p .codex && echo x > .codex/config.toml`, []string{".codex/config.toml"}},
+		{"vscode tasks", `mkdir -p .vscode && echo '{}' > .vscode/tasks.json`, []string{".vscode/tasks.json"}},
+		{"mcp json", `echo '{}' > .mcp.json`, []string{".mcp.json"}},
+		{"project policy", `echo 'version = 1' > .lite-sandbox.toml`, []string{".lite-sandbox.toml"}},
+		{"hooks through a symlink", `ln -s .git/hooks h && echo x > h/pre-commit`, []string{".git/hooks/pre-commit"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := runConfined(t, b, base, runOpts{env: gitEnv}, c.script)
+			if r.code == 0 {
+				t.Errorf("protected write succeeded: %v", r)
+			}
+			if got, _ := os.ReadFile(cfg); !bytes.Equal(got, cfgBefore) {
+				t.Errorf(".git/config changed:\n%s", got)
+				os.WriteFile(cfg, cfgBefore, 0o644)
+			}
+			for _, a := range c.absent {
+				if _, err := os.Lstat(filepath.Join(ws, a)); err == nil {
+					t.Errorf("%s exists on the host", a)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(ws, ".git", "HEAD")); err != nil {
+				t.Errorf(".git damaged: %v", err)
+			}
+			os.Remove(filepath.Join(ws, "e"))
+			os.Remove(filepath.Join(ws, "h"))
+		})
+	}
+
+	t.Run("hooksPath target protected although absent", func(t *testing.T) {
+		gitHost(t, ws, "config", "core.hooksPath", ".husky/_")
+		cfgBefore, _ = os.ReadFile(cfg)
+		defer gitHost(t, ws, "config", "--unset", "core.hooksPath")
+		r := runConfined(t, b, base, runOpts{}, `mkdir -p .husky/_ && echo x > .husky/_/pre-commit`)
+		if r.code == 0 {
+			t.Errorf("write into core.hooksPath succeeded: %v", r)
+		}
+		if _, err := os.Lstat(filepath.Join(ws, ".husky/_/pre-commit")); err == nil {
+			t.Error(".husky/_/pre-commit exists on the host")
+		}
+	})
+
+	t.Run("real work still works", func(t *testing.T) {
+		r := runConfined(t, b, base, runOpts{env: gitEnv}, `
+			set -e
+			echo 'int x;' >> src/main.c
+			git commit -q -am edit
+			git checkout -q -b topic
+			cd src && echo 'int y;' >> main.c && git commit -q -am 'from a subdirectory'
+			git status --porcelain`)
+		if r.code != 0 {
+			t.Fatalf("edit and commit failed: %v", r)
+		}
+		if strings.TrimSpace(r.stdout) != "" {
+			t.Errorf("placeholders visible to git inside: %q", r.stdout)
+		}
+		if log := gitHost(t, ws, "log", "--format=%s", "topic"); !strings.HasPrefix(log, "from a subdirectory\nedit\n") {
+			t.Errorf("host log:\n%s", log)
+		}
+	})
+
+	t.Run("placeholders removed afterwards", func(t *testing.T) {
+		for _, p := range []string{".envrc", ".mcp.json", ".vscode", ".codex", ".gitmodules", "crush.json"} {
+			if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
+				t.Errorf("placeholder %s left in the workspace", p)
+			}
+		}
+	})
+}
+
+// TestLinkedWorktree: the workspace is a linked worktree whose main
+// repository lies outside it; commits, branches and fetches work, the
+// main repository's config and hooks stay read-only.
+func TestLinkedWorktree(t *testing.T) {
+	b := requireBwrap(t)
+	home, _ := fakeHome(t)
+	main := filepath.Join(home, "main")
+	newRepo(t, main)
+	ws := filepath.Join(home, "wt")
+	gitHost(t, main, "worktree", "add", "-q", "-b", "feature", ws)
+	remote := filepath.Join(ws, "remote.git")
+	gitHost(t, main, "clone", "-q", "--bare", main, remote)
+	cfgBefore, _ := os.ReadFile(filepath.Join(main, ".git", "config"))
+	base := specFor(t, ws, home, nil)
+
+	r := runConfined(t, b, base, runOpts{env: gitEnv}, `
+		set -e
+		echo 'int z;' >> src/main.c
+		git commit -q -am 'in the worktree'
+		cd src && echo 'int w;' >> main.c && git commit -q -am 'worktree subdirectory' && cd ..
+		git branch side
+		git fetch -q "$PWD/remote.git" main
+		git status --porcelain`)
+	if r.code != 0 {
+		t.Fatalf("git in the linked worktree failed: %v", r)
+	}
+	if log := gitHost(t, main, "log", "--format=%s", "feature"); !strings.HasPrefix(log, "worktree subdirectory\nin the worktree\n") {
+		t.Errorf("main repository's log of feature:\n%s", log)
+	}
+	if got := gitHost(t, main, "branch", "--list", "side"); !strings.Contains(got, "side") {
+		t.Errorf("branch side missing: %q", got)
+	}
+
+	for _, c := range []struct{ name, script string }{
+		{"main config", `git config core.fsmonitor 'touch CANARY'`},
+		{"main config directly", `echo x >> "$1/.git/config"`},
+		{"main hooks", `echo x > "$1/.git/hooks/pre-commit"`},
+		{"dot git file", `echo "gitdir: /tmp/evil" > .git`},
+		{"commondir", `echo /tmp/evil > "$1/.git/worktrees/wt/commondir"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := runConfined(t, b, base, runOpts{env: gitEnv}, c.script, main)
+			if r.code == 0 {
+				t.Errorf("write succeeded: %v", r)
+			}
+		})
+	}
+	if got, _ := os.ReadFile(filepath.Join(main, ".git", "config")); !bytes.Equal(got, cfgBefore) {
+		t.Errorf("main .git/config changed:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(main, ".git", "hooks", "pre-commit")); err == nil {
+		t.Error("a hook appeared in the main repository")
+	}
+	if data, _ := os.ReadFile(filepath.Join(ws, ".git")); !strings.HasPrefix(string(data), "gitdir: "+main) {
+		t.Errorf("worktree .git file changed: %q", data)
+	}
+}
+
+// TestToolchainCaches: caches under the home directory are writable,
+// credentials next to them are not readable, and the rest of the home
+// directory is an empty scratch directory.
+func TestToolchainCaches(t *testing.T) {
+	b := requireBwrap(t)
+	home, ws := fakeHome(t)
+	for _, d := range []string{".cache/go-build", ".npm", ".cargo/bin", ".cargo/registry", "go/pkg/mod"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, data := range map[string]string{
+		".npmrc":                  "//registry.npmjs.org/:_authToken=" + secretCanary + "\n",
+		".cargo/credentials.toml": "[registry]\ntoken = \"" + secretCanary + "\"\n",
+		"main.go":                 "",
+	} {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := specFor(t, ws, home, nil)
+	env := []string{"HOME=" + home, "GOCACHE=", "GOFLAGS=", "GOPATH=", "GOMODCACHE=", "GOTOOLCHAIN=local",
+		"npm_config_cache=", "NPM_CONFIG_CACHE=", "npm_config_userconfig=", "npm_config_update_notifier=false"}
+
+	t.Run("credentials unreadable", func(t *testing.T) {
+		r := runConfined(t, b, base, runOpts{env: env}, `cat ~/.npmrc; cat ~/.cargo/credentials.toml; ls -A ~/.cargo; cat ~/main.go && echo HOMEVISIBLE`)
+		if strings.Contains(r.stdout+r.stderr, secretCanary) || strings.Contains(r.stdout, "HOMEVISIBLE") {
+			t.Errorf("secret or home visible: %v", r)
+		}
+		if !strings.Contains(r.stdout, "registry") {
+			t.Errorf("~/.cargo (a tool directory) not mounted: %v", r)
+		}
+	})
+
+	t.Run("home is a scratch directory", func(t *testing.T) {
+		r := runConfined(t, b, base, runOpts{env: env}, `mkdir -p ~/.config/x && echo y > ~/.config/x/f && cat ~/.config/x/f`)
+		if r.code != 0 || r.stdout != "y\n" {
+			t.Errorf("home not writable inside: %v", r)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".config/x")); err == nil {
+			t.Error("a write in the sandbox's home reached the host")
+		}
+	})
+
+	t.Run("go build writes its cache", func(t *testing.T) {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Skip("go not installed")
+		}
+		if err := os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/x\n\ngo 1.21\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built\") }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		goroot := filepath.Dir(filepath.Dir(goBin))
+		s := base
+		s.Read = append(s.Read, goroot)
+		r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")}, `go build -o prog . && ./prog`)
+		if r.code != 0 || r.stdout != "built\n" {
+			t.Fatalf("go build: %v", r)
+		}
+		ents, _ := os.ReadDir(filepath.Join(home, ".cache/go-build"))
+		if len(ents) == 0 {
+			t.Error("~/.cache/go-build stayed empty")
+		}
+	})
+
+	t.Run("npm install writes its cache", func(t *testing.T) {
+		if _, err := exec.LookPath("npm"); err != nil {
+			t.Skip("npm not installed")
+		}
+		dep := filepath.Join(ws, "dep")
+		os.MkdirAll(dep, 0o755)
+		os.WriteFile(filepath.Join(dep, "package.json"), []byte(`{"name":"dep","version":"1.0.0"}`), 0o644)
+		os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{"name":"app","version":"1.0.0","dependencies":{"dep":"file:dep"}}`), 0o644)
+		r := runConfined(t, b, base, runOpts{env: env}, `npm install --offline --no-audit --no-fund --loglevel=info && test -e node_modules/dep/package.json && echo INSTALLED`)
+		if r.code != 0 || !strings.Contains(r.stdout, "INSTALLED") {
+			t.Fatalf("npm install: %v", r)
+		}
+		ents, _ := os.ReadDir(filepath.Join(home, ".npm"))
+		if len(ents) == 0 {
+			t.Error("~/.npm stayed empty")
+		}
+	})
+}

@@ -1,0 +1,135 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package audit appends one JSON line per command to the user's audit
+// log ($XDG_STATE_HOME/lite-sandbox/audit.jsonl, default
+// ~/.local/state/lite-sandbox/audit.jsonl) and reads it back for
+// `lite-sandbox log`. The log lives outside every sandbox: sandboxed
+// commands can neither read nor rewrite it (threat-model.md §7, item 6).
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// FileName is the log's name in [Dir].
+const FileName = "audit.jsonl"
+
+// maxCommand bounds the command text kept in one record, so that a
+// record stays one small write.
+const maxCommand = 4096
+
+// Record is one command.
+type Record struct {
+	Time time.Time `json:"time"`
+	// Session is the session's id ("s-..."), or "" for a command run
+	// outside a session.
+	Session   string `json:"session,omitempty"`
+	Workspace string `json:"workspace"`
+	Cwd       string `json:"cwd,omitempty"`
+	Command   string `json:"command"`
+	// Decision is the validator's: allow, ask or deny.
+	Decision string `json:"decision"`
+	Rule     string `json:"rule,omitempty"`
+	// Sandbox is how the command ran: sandboxed, unsandboxed, off.
+	Sandbox string `json:"sandbox,omitempty"`
+	// Status is the exit status; -1 when the command did not run.
+	Status     int     `json:"status"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// Dir returns the directory of the log.
+func Dir(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "lite-sandbox"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("audit: %w", err)
+		}
+	}
+	return filepath.Join(home, ".local", "state", "lite-sandbox"), nil
+}
+
+// Append adds r to the log in dir with a single write on a descriptor
+// opened with O_APPEND, so that records of concurrent shims never
+// interleave.
+func Append(dir string, r Record) error {
+	if len(r.Command) > maxCommand {
+		r.Command = r.Command[:maxCommand] + "…"
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // commands are full of < > &
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	b := buf.Bytes() // one line, newline included
+	name := filepath.Join(dir, FileName)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
+}
+
+// Read returns every record of the log in dir, oldest first. Lines that
+// do not parse are skipped.
+func Read(dir string) ([]Record, error) {
+	f, err := os.Open(filepath.Join(dir, FileName))
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	return decode(f)
+}
+
+func decode(r io.Reader) ([]Record, error) {
+	var out []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var rec Record
+		if json.Unmarshal(sc.Bytes(), &rec) == nil {
+			out = append(out, rec)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("audit: %w", err)
+	}
+	return out, nil
+}
+
+// LastSession returns the id of the newest record that belongs to a
+// session, or "".
+func LastSession(recs []Record) string {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Session != "" {
+			return recs[i].Session
+		}
+	}
+	return ""
+}

@@ -1,0 +1,288 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package explain turns a failed command into one short line per likely
+// sandbox denial, naming what was blocked and the policy key that would
+// allow it, so that an agent stops retrying a bare "Permission denied"
+// (threat-model.md §7, item 10).
+//
+// It is a best-effort static reading of the command (redirect targets,
+// the operands of commands that write files, network intent); it runs
+// only after a command failed, and nothing is confined by it: the OS
+// sandbox already refused.
+package explain
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Context is what the sandbox looked like for the command.
+type Context struct {
+	Workspace string
+	Cwd       string
+	Home      string
+	// Protect lists absolute protected paths.
+	Protect []string
+	// Writable lists absolute writable paths outside the workspace
+	// (sandbox.write, caches).
+	Writable []string
+	// NetworkOff is true when the command had no network.
+	NetworkOff bool
+}
+
+// maxLines bounds what one failure prints.
+const maxLines = 3
+
+// Lines returns the explanation lines for a command that failed in the
+// sandbox, each starting with "lite-sandbox: ", or nil.
+func Lines(cmd string, c Context) []string {
+	var out []string
+	network := false
+	c.lines(cmd, 0, &out, &network)
+	if network && len(out) < maxLines {
+		out = append(out, `lite-sandbox: the network is off in this sandbox (to allow: sandbox.network = "open", or --network open)`)
+	}
+	return out
+}
+
+// lines adds the explanations of one script to out, and looks into
+// `sh -c SCRIPT` up to a small depth.
+func (c Context) lines(cmd string, depth int, out *[]string, network *bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || depth > 4 {
+		return
+	}
+	add := func(l string) {
+		if len(*out) < maxLines && !slices.Contains(*out, l) {
+			*out = append(*out, l)
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Redirect:
+			switch n.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
+				if p, ok := literal(n.Word); ok {
+					if l := c.write(p); l != "" {
+						add(l)
+					}
+				}
+			}
+		case *syntax.CallExpr:
+			args := words(n.Args)
+			for _, t := range targets(args) {
+				if l := c.write(t); l != "" {
+					add(l)
+				}
+			}
+			if c.NetworkOff && wantsNetwork(args) {
+				*network = true
+			}
+			if len(args) > 2 {
+				switch filepath.Base(args[0]) {
+				case "sh", "bash", "dash", "zsh", "ksh":
+					if i := slices.Index(args, "-c"); i > 0 && i+1 < len(args) {
+						c.lines(args[i+1], depth+1, out, network)
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// write explains why a write to p (as written in the command) was
+// refused, or returns "".
+func (c Context) write(p string) string {
+	if p == "" || p == "-" {
+		return ""
+	}
+	abs := p
+	switch {
+	case p == gitConfig:
+		// The repository's config, wherever in the workspace git runs.
+		p, abs = ".git/config", filepath.Join(c.Workspace, ".git", "config")
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if c.Home == "" {
+			return ""
+		}
+		abs = filepath.Join(c.Home, p[1:])
+	case !filepath.IsAbs(p):
+		abs = filepath.Join(c.Cwd, p)
+	}
+	abs = filepath.Clean(abs)
+	for _, pr := range c.Protect {
+		if within(abs, pr) {
+			return "lite-sandbox: " + p + " is protected and read-only in the sandbox (sandbox.protect; a person can remove it with sandbox.unprotect in their own config)"
+		}
+	}
+	if within(abs, c.Workspace) {
+		return ""
+	}
+	for _, w := range c.Writable {
+		if within(abs, w) {
+			return ""
+		}
+	}
+	for _, ok := range []string{"/tmp", "/dev"} {
+		if within(abs, ok) {
+			return ""
+		}
+	}
+	if c.Home != "" && within(abs, c.Home) {
+		return "lite-sandbox: " + p + " is in the home directory, which is an empty scratch directory in the sandbox: nothing written there reaches the real one (to allow: add it to sandbox.write)"
+	}
+	return "lite-sandbox: " + p + " is outside the workspace and read-only in the sandbox (to allow: add it to sandbox.write)"
+}
+
+// writers maps a command to how its operands are written: "all" (every
+// operand), "last" (the destination), or "sed" (files, with -i only).
+var writers = map[string]string{
+	"touch": "all", "rm": "all", "rmdir": "all", "mkdir": "all", "tee": "all",
+	"chmod": "rest", "chown": "rest", "chgrp": "rest", "truncate": "all",
+	"cp": "last", "mv": "last", "ln": "last", "install": "last", "rsync": "last",
+	"sed": "sed", "perl": "sed", "dd": "dd", "git": "git",
+}
+
+// gitConfig stands for the repository's .git/config among targets.
+const gitConfig = "\x00git-config"
+
+// targets returns the paths a simple command writes, as written.
+func targets(args []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	name := filepath.Base(args[0])
+	// Look through the usual wrappers.
+	for (name == "sudo" || name == "env" || name == "nice" || name == "nohup" || name == "command") && len(args) > 1 {
+		args = args[1:]
+		for len(args) > 1 && (strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=")) {
+			args = args[1:]
+		}
+		name = filepath.Base(args[0])
+	}
+	var ops []string
+	inplace := false
+	for _, a := range args[1:] {
+		switch {
+		case a == "-i" || strings.HasPrefix(a, "-i") && (name == "sed" || name == "perl") || a == "--in-place":
+			inplace = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	switch writers[name] {
+	case "all":
+		return ops
+	case "rest":
+		if len(ops) > 1 {
+			return ops[1:]
+		}
+	case "last":
+		if len(ops) > 1 {
+			return ops[len(ops)-1:]
+		}
+	case "sed":
+		if inplace && len(ops) > 1 {
+			return ops[1:]
+		}
+	case "dd":
+		for _, a := range args[1:] {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				return []string{v}
+			}
+		}
+	case "git":
+		// git config without --global/--system writes .git/config.
+		if len(ops) > 0 && ops[0] == "config" && !slices.ContainsFunc(args, func(a string) bool {
+			return a == "--global" || a == "--system" || a == "--get" || a == "--list" || a == "-l" || strings.HasPrefix(a, "--get")
+		}) && len(ops) >= 3 {
+			return []string{gitConfig}
+		}
+	}
+	return nil
+}
+
+// wantsNetwork tells whether a simple command is likely to need the
+// network.
+func wantsNetwork(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	sub := ""
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			sub = a
+			break
+		}
+	}
+	switch filepath.Base(args[0]) {
+	case "curl", "wget", "ssh", "scp", "nc", "ncat", "ping", "dig", "nslookup", "host", "ftp", "telnet":
+		return true
+	case "git":
+		return slices.Contains([]string{"fetch", "pull", "push", "clone", "ls-remote", "submodule"}, sub)
+	case "npm", "pnpm", "yarn", "bun":
+		return slices.Contains([]string{"install", "i", "ci", "add", "update", "upgrade", "publish", "view", "info", ""}, sub)
+	case "pip", "pip3", "uv", "poetry":
+		return slices.Contains([]string{"install", "download", "add", "sync", "lock"}, sub)
+	case "go":
+		return slices.Contains([]string{"get", "install", "mod"}, sub)
+	case "cargo":
+		return slices.Contains([]string{"fetch", "install", "update", "add", "search", "publish"}, sub)
+	case "apt", "apt-get", "docker", "gh":
+		return true
+	}
+	return false
+}
+
+// words returns the literal words of a call; a word that is not a plain
+// literal (an expansion) is kept as "" so that positions stay meaningful.
+func words(ws []*syntax.Word) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		s, _ := literal(w)
+		out = append(out, s)
+	}
+	return out
+}
+
+// literal returns a word's value when it has no expansions (quotes are
+// removed), and whether it had none.
+func literal(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func within(p, root string) bool {
+	if root == "" {
+		return false
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
