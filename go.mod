@@ -4,16 +4,12 @@ go 1.26.0
 
 require (
 	github.com/alecthomas/kong v1.17.0
+	github.com/creack/pty v1.1.24
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/net v0.46.0
 	golang.org/x/sys v0.50.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require (
-	github.com/creack/pty v1.1.24 // indirect
-	github.com/elastic/go-seccomp-bpf v1.6.0 // indirect
-	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
-	golang.org/x/net v0.46.0 // indirect
-	golang.org/x/tools v0.38.0 // indirect
-)
+require golang.org/x/tools v0.38.0 // indirect

@@ -9,7 +9,17 @@
 //	spec, err := sandbox.FromPolicy(pol, workspace, home, cwd)
 //	backend, detectErr := sandbox.Detect()
 //	status, err := sandbox.Resolve(mode, backend, detectErr, workspace, home)
-//	path, args, err := sandbox.Command(backend, spec, argv)
+//	p, err := sandbox.Prepare(backend, spec, sandbox.ConfineArgv(exe, argv))
+//	// run p.Path with p.Args, wait, then:
+//	p.Done()
+//
+// Prepare completes the spec from the host ([DetectHost]: a linked
+// worktree's git directories, the core.hooksPath target), lays out the
+// mounts, and holds a shared lock on the workspace so that the last
+// sandbox to finish removes the placeholders of protected paths that did
+// not exist. Inside the sandbox `lite-sandbox __confine` ([ConfineExec])
+// adds what bwrap cannot express (a Landlock scope, a seccomp filter with
+// argument checks) and executes the command.
 //
 // A [Spec] is platform neutral. The builders that turn it into bwrap
 // arguments ([Layout] and [BwrapArgs]) or an SBPL profile
@@ -19,7 +29,10 @@
 //
 // Reads are deny-by-default on both platforms: only system directories,
 // an allow-list of /etc entries, the workspace and explicit grants are
-// visible. $HOME, ~/.ssh and other projects are never mounted (escape
-// class 1 in docs/threat-model.md §5), and the [Spec.Deny] paths are
-// masked even when they lie inside something that is mounted.
+// visible. The content of $HOME, ~/.ssh and other projects is never
+// mounted ($HOME is an empty tmpfs, with the existing [Spec.Tools] and
+// [Spec.Caches] bound in; escape class 1 in docs/threat-model.md §5), and
+// the [Spec.Deny] paths are masked even when they lie inside something
+// that is mounted. Inside the writable workspace the [Spec.Protect]
+// paths stay read-only (classes 9 to 15).
 package sandbox

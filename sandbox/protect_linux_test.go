@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // TestMain lets the test binary act as lite-sandbox's confinement entry
@@ -353,4 +354,55 @@ func TestToolchainCaches(t *testing.T) {
 			t.Error("~/.npm stayed empty")
 		}
 	})
+}
+
+// TestPlaceholdersLastOneCleans: placeholders are mount points of every
+// sandbox of the workspace, so only the last sandbox to finish removes
+// them (removing one under a running sandbox would detach its
+// protection), and only while they are still empty.
+func TestPlaceholdersLastOneCleans(t *testing.T) {
+	ws := t.TempDir()
+	s, err := sandbox.FromPolicy(policy.Default(), ws, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sandbox.Backend{Name: "bwrap", Path: "/usr/bin/bwrap"}
+	argv := []string{"/bin/true"}
+	first, err := sandbox.Prepare(b, s, argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := sandbox.Prepare(b, s, argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Placeholders) == 0 {
+		t.Fatal("no placeholders in an empty workspace")
+	}
+	// What bwrap would have created as mount points.
+	for _, p := range first.Placeholders {
+		if err := os.WriteFile(p, nil, 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	filled := first.Placeholders[0]
+	first.Done()
+	for _, p := range first.Placeholders {
+		if _, err := os.Lstat(p); err != nil {
+			t.Fatalf("%s removed while another sandbox of the workspace runs", p)
+		}
+	}
+	if err := os.WriteFile(filled, []byte("user data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second.Done()
+	for _, p := range second.Placeholders {
+		_, err := os.Lstat(p)
+		switch {
+		case p == filled && err != nil:
+			t.Errorf("%s had content and was removed", p)
+		case p != filled && err == nil:
+			t.Errorf("%s left behind by the last sandbox", p)
+		}
+	}
 }

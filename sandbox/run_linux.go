@@ -170,6 +170,7 @@ func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) 
 	if err != nil {
 		return nil, &SetupError{Op: "layout", Err: err}
 	}
+	mounts = dropUnneededPlaceholders(mounts)
 	ph := Placeholders(mounts)
 	var tmp string
 	if scratch && len(ph) > 0 {
@@ -181,6 +182,21 @@ func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) 
 		p.release = func() { os.Remove(tmp) }
 	}
 	return p, nil
+}
+
+// dropUnneededPlaceholders removes the placeholders whose parent this
+// user cannot write: the sandboxed command (same user, no capabilities)
+// cannot create anything there either, and bwrap would fail to create
+// the mount point, failing every command.
+func dropUnneededPlaceholders(ms []Mount) []Mount {
+	out := ms[:0:0]
+	for _, m := range ms {
+		if (m.Kind == PlaceholderDir || m.Kind == PlaceholderFile) && unix.Access(filepath.Dir(m.Dst), unix.W_OK) != nil {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // dressPlaceholders makes file placeholders empty read-only regular

@@ -19,4 +19,7 @@ const (
 	ExitSandbox = 71 // EX_OSERR
 	// ExitConfig: a policy file is invalid; nothing ran.
 	ExitConfig = 78 // EX_CONFIG
+	// ExitNotInstalled: launch found no CLI for the agent (as a shell's
+	// status for a command not found); the message says how to install it.
+	ExitNotInstalled = 127
 )

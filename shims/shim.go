@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -333,6 +334,10 @@ func runForwarding(path string, args, env []string, dir string) (int, error) {
 	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigc)
 	cmd := &exec.Cmd{Path: path, Args: args, Env: env, Dir: dir, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	// bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when
+	// the thread that forked it exits: keep this thread until the end.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	if err := cmd.Start(); err != nil {
 		return -1, err
 	}

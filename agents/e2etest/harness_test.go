@@ -62,7 +62,8 @@ func needBwrap(t *testing.T) {
 }
 
 // agentBin finds an agent CLI in $LITE_SANDBOX_AGENTS_BIN, then on PATH,
-// and returns the directory holding it; else it skips.
+// and returns the directory holding it; else it skips (or fails, when
+// scripts/test said it installed the CLIs).
 func agentBin(t *testing.T, name, install string) string {
 	t.Helper()
 	if d := os.Getenv("LITE_SANDBOX_AGENTS_BIN"); d != "" {
@@ -72,6 +73,11 @@ func agentBin(t *testing.T, name, install string) string {
 	}
 	if p, err := exec.LookPath(name); err == nil {
 		return filepath.Dir(p)
+	}
+	// scripts/test installed the pinned CLIs: a missing one (crush is
+	// never among them) is a broken install, not a reason to skip.
+	if os.Getenv("LITE_SANDBOX_AGENTS_BIN") != "" && name != "crush" {
+		t.Fatalf("%s is missing from $LITE_SANDBOX_AGENTS_BIN (%s): scripts/agents should have installed it", name, os.Getenv("LITE_SANDBOX_AGENTS_BIN"))
 	}
 	t.Skipf("%s is not installed, so its end-to-end test was skipped (install: %s; scripts/agents installs the pinned CLIs)", name, install)
 	return ""

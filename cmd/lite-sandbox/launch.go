@@ -18,14 +18,11 @@ import (
 type LaunchCmd struct {
 	Workspace string   `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
 	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
+	Network   string   `help:"open (the host's network) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,off," default:""`
 	DryRun    bool     `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
 	Agent     string   `arg:"" help:"exec (any program that honours $$SHELL), or an agent: claude, codex, crush, pi."`
 	Args      []string `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
 }
-
-// exitNotInstalled is launch's status when the agent's CLI is missing,
-// as a shell's for a command not found.
-const exitNotInstalled = 127
 
 // Run opens a session, runs the program, closes the session, and ends
 // with the program's exit status.
@@ -42,7 +39,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	} else if len(argv) == 0 {
 		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
 	}
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Stderr: io.err, Getenv: outsideSession})
+	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Stderr: io.err, Getenv: outsideSession})
 	if err != nil {
 		return err
 	}
@@ -82,7 +79,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	var nie *launch.NotInstalledError
 	switch {
 	case errors.As(err, &nie):
-		return &shims.ExitError{Code: exitNotInstalled, Err: err}
+		return &shims.ExitError{Code: shims.ExitNotInstalled, Err: err}
 	case err != nil:
 		return &shims.ExitError{Code: shims.ExitSandbox, Err: err}
 	}

@@ -1,0 +1,97 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"encoding/binary"
+	"runtime"
+	"testing"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// TestSeccompFilterDecisions runs the filter in a BPF interpreter over
+// hand-made seccomp_data, so that every branch is pinned without the
+// kernel: the masked ioctl compare (CVE-2019-10063), flag tests that
+// ignore other namespace flags, clone3's ENOSYS, foreign architectures.
+func TestSeccompFilterDecisions(t *testing.T) {
+	prog := SeccompFilter()
+	if prog == nil {
+		t.Skipf("no filter for %s", runtime.GOARCH)
+	}
+	raw := make([]bpf.RawInstruction, len(prog))
+	for i, f := range prog {
+		raw[i] = bpf.RawInstruction{Op: f.Code, Jt: f.Jt, Jf: f.Jf, K: f.K}
+	}
+	insns, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatal("filter does not disassemble")
+	}
+	vm, err := bpf.NewVM(insns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		allow  = unix.SECCOMP_RET_ALLOW
+		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+		enosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	)
+	arch := seccompArch()
+	for _, c := range []struct {
+		name string
+		arch uint32
+		nr   uint32
+		args [6]uint64
+		want uint32
+	}{
+		{"read", arch, unix.SYS_READ, [6]uint64{}, allow},
+		{"ioctl TIOCSTI", arch, unix.SYS_IOCTL, [6]uint64{0, tiocsti}, eperm},
+		{"ioctl TIOCSTI with high bits", arch, unix.SYS_IOCTL, [6]uint64{0, 1<<32 | tiocsti}, eperm},
+		{"ioctl TIOCLINUX", arch, unix.SYS_IOCTL, [6]uint64{0, tioclinux}, eperm},
+		{"ioctl TCGETS", arch, unix.SYS_IOCTL, [6]uint64{0, unix.TCGETS}, allow},
+		{"ioctl TIOCSCTTY", arch, unix.SYS_IOCTL, [6]uint64{0, unix.TIOCSCTTY}, allow},
+		{"unshare user", arch, unix.SYS_UNSHARE, [6]uint64{unix.CLONE_NEWUSER | unix.CLONE_NEWNS}, eperm},
+		{"unshare mount", arch, unix.SYS_UNSHARE, [6]uint64{unix.CLONE_NEWNS}, allow},
+		{"clone user", arch, unix.SYS_CLONE, [6]uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}, eperm},
+		{"clone thread", arch, unix.SYS_CLONE, [6]uint64{unix.CLONE_VM | unix.CLONE_THREAD}, allow},
+		{"clone3", arch, unix.SYS_CLONE3, [6]uint64{}, enosys},
+		{"ptrace", arch, unix.SYS_PTRACE, [6]uint64{}, eperm},
+		{"process_vm_readv", arch, unix.SYS_PROCESS_VM_READV, [6]uint64{}, eperm},
+		{"process_vm_writev", arch, unix.SYS_PROCESS_VM_WRITEV, [6]uint64{}, eperm},
+		{"io_uring_setup", arch, unix.SYS_IO_URING_SETUP, [6]uint64{}, eperm},
+		{"keyctl", arch, unix.SYS_KEYCTL, [6]uint64{}, eperm},
+		{"foreign architecture", 0x40000003 /* i386 */, 1, [6]uint64{}, eperm},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := make([]byte, 64)
+			binary.LittleEndian.PutUint32(data[0:], c.nr)
+			binary.LittleEndian.PutUint32(data[4:], c.arch)
+			for i, a := range c.args {
+				binary.LittleEndian.PutUint64(data[16+8*i:], a)
+			}
+			// The VM loads words big-endian; the kernel, natively. Feed
+			// it what the kernel's little-endian loads would see.
+			swapped := make([]byte, len(data))
+			for i := 0; i < len(data); i += 4 {
+				binary.BigEndian.PutUint32(swapped[i:], binary.LittleEndian.Uint32(data[i:]))
+			}
+			got, err := vm.Run(swapped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if uint32(got) != c.want {
+				t.Errorf("got %#x, want %#x", got, c.want)
+			}
+		})
+	}
+	if runtime.GOARCH == "amd64" {
+		data := make([]byte, 64)
+		binary.BigEndian.PutUint32(data[0:], 0x40000000|unix.SYS_UNSHARE) // x32
+		binary.BigEndian.PutUint32(data[4:], arch)
+		if got, _ := vm.Run(data); uint32(got) != eperm {
+			t.Errorf("x32 system call: got %#x, want EPERM", got)
+		}
+	}
+}
