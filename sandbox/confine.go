@@ -3,7 +3,10 @@
 
 package sandbox
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // ConfineCommand is the hidden subcommand of the lite-sandbox binary that
 // runs inside the sandbox, confines itself further and then executes the
@@ -11,6 +14,14 @@ import "strings"
 // express what it applies (a Landlock scope, a seccomp filter with
 // argument checks), and applying it from inside needs no descriptor
 // plumbing through bwrap.
+//
+// Both are written against the kernel interface directly rather than
+// through github.com/elastic/go-seccomp-bpf and go-landlock: the former
+// compares whole 64-bit arguments, so an ioctl request with high bits set
+// (0x100005412) would fail its Equal test while the kernel truncates it
+// to TIOCSTI (CVE-2019-10063); the latter restricts every thread through
+// libcap's psx, a dependency we do not need when one locked thread
+// restricts itself and execs at once.
 const ConfineCommand = "__confine"
 
 // ConfineArgv returns the argv that runs argv through exe's confinement.
@@ -48,20 +59,9 @@ func (c Confinement) Lines() []string {
 	}
 	ll := "landlock: NOT in force (" + c.LandlockWhy + "); host abstract Unix sockets are reachable when the network is open"
 	if c.Scoped {
-		ll = "landlock: ABI " + itoa(c.LandlockABI) + ", abstract unix sockets and signals scoped"
+		ll = "landlock: ABI " + strconv.Itoa(c.LandlockABI) + ", abstract unix sockets and signals scoped"
 	}
 	return []string{sec, ll, "namespaces: pid, ipc, uts, cgroup (and net when the network is off); every capability dropped"}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 func containsSlash(s string) bool { return strings.Contains(s, "/") }

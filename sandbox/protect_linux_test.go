@@ -406,3 +406,35 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONPlaceholders: agents on the host parse .mcp.json and crush.json
+// while a session runs, so their placeholders hold an empty JSON object
+// rather than nothing, inside and outside, and go away with the last
+// sandbox.
+func TestJSONPlaceholders(t *testing.T) {
+	b := requireBwrap(t)
+	ws := t.TempDir()
+	s, err := sandbox.FromPolicy(policy.Default(), ws, t.TempDir(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sandbox.Prepare(b, s, []string{"/bin/sh", "-c", "cat .mcp.json crush.json; echo x > .mcp.json && echo WROTE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".mcp.json", "crush.json"} {
+		if got, err := os.ReadFile(filepath.Join(ws, name)); err != nil || string(got) != "{}\n" {
+			t.Errorf("host %s = %q, %v; want an empty object", name, got, err)
+		}
+	}
+	out, _ := exec.Command(p.Path, p.Args[1:]...).CombinedOutput()
+	if string(out) == "" || strings.Contains(string(out), "WROTE") || strings.Count(string(out), "{}") != 2 {
+		t.Errorf("inside: %q", out)
+	}
+	p.Done()
+	for _, name := range []string{".mcp.json", "crush.json"} {
+		if _, err := os.Lstat(filepath.Join(ws, name)); err == nil {
+			t.Errorf("%s left behind", name)
+		}
+	}
+}

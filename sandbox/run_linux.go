@@ -217,10 +217,26 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 			f.Close()
 		}
 	}
+	emptyJSON := filepath.Join(dir, "empty.json")
+	if b, err := os.ReadFile(emptyJSON); err != nil || string(b) != jsonPlaceholder {
+		os.Remove(emptyJSON)
+		writeNew(emptyJSON, jsonPlaceholder)
+	}
 	if fi, err := os.Lstat(empty); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
 		for i := range ms {
-			if ms[i].Kind == PlaceholderFile {
-				ms[i].Src = empty
+			if ms[i].Kind != PlaceholderFile {
+				continue
+			}
+			ms[i].Src = empty
+			if isJSONPlaceholder(ms[i].Dst) {
+				// The host sees the mount point while the sandbox runs,
+				// and agents on the host parse these files (.mcp.json,
+				// crush.json): an empty file is invalid JSON, an empty
+				// object means "nothing configured".
+				writeNew(ms[i].Dst, jsonPlaceholder)
+				if b, err := os.ReadFile(emptyJSON); err == nil && string(b) == jsonPlaceholder {
+					ms[i].Src = emptyJSON
+				}
 			}
 		}
 	}
@@ -277,9 +293,32 @@ func removePlaceholders(lock *os.File, placeholders []string) {
 		if err != nil {
 			continue
 		}
-		if fi.Mode().IsRegular() && fi.Size() == 0 || fi.IsDir() {
+		if fi.Mode().IsRegular() && (fi.Size() == 0 || isJSONPlaceholder(ph) && hasContent(ph, jsonPlaceholder)) || fi.IsDir() {
 			os.Remove(ph) // fails on a non-empty directory, as it should
 		}
+	}
+}
+
+// jsonPlaceholder is the content of a placeholder for a JSON file.
+const jsonPlaceholder = "{}\n"
+
+func isJSONPlaceholder(p string) bool { return strings.HasSuffix(p, ".json") }
+
+func hasContent(p, want string) bool {
+	b, err := os.ReadFile(p)
+	return err == nil && string(b) == want
+}
+
+// writeNew creates a read-only file with the given content, and does
+// nothing when the path exists.
+func writeNew(p, content string) {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	if err != nil {
+		return
+	}
+	_, werr := f.WriteString(content)
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		os.Remove(p)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
@@ -95,7 +96,7 @@ func ProjectFiles(workspace string) []string {
 	for _, dir := range dirs {
 		for _, n := range projectFiles {
 			p := filepath.Join(dir, n)
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && !inert(p, fi) {
 				found = append(found, p)
 			}
 		}
@@ -104,6 +105,21 @@ func ProjectFiles(workspace string) []string {
 		found = append(found, "/etc/crush/crush.json")
 	}
 	return found
+}
+
+// inert tells a file that configures nothing: empty, or an empty JSON
+// object. The sandbox's placeholders for protected paths that did not
+// exist look like that, and warning about them would cry wolf.
+func inert(p string, fi os.FileInfo) bool {
+	if fi.Size() > 16 {
+		return false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	t := strings.TrimSpace(string(b))
+	return t == "" || t == "{}"
 }
 
 // gitRoot returns the nearest directory at or above dir that holds .git,

@@ -33,8 +33,12 @@ func TestProjectFiles(t *testing.T) {
 	os.MkdirAll(ws, 0o755)
 	os.Mkdir(filepath.Join(root, "repo", ".git"), 0o755)
 	for _, f := range []string{"repo/sub/.crushrc", "repo/crush.json", "crush.json"} {
-		os.WriteFile(filepath.Join(root, f), []byte("{}"), 0o644)
+		os.WriteFile(filepath.Join(root, f), []byte(`{"hooks":{}}`), 0o644)
 	}
+	// Empty files and empty objects (the sandbox's placeholders) configure
+	// nothing and are not reported.
+	os.WriteFile(filepath.Join(root, "repo/sub/crush.json"), []byte("{}\n"), 0o444)
+	os.WriteFile(filepath.Join(root, "repo/sub/crushrc"), nil, 0o444)
 	got := ProjectFiles(ws)
 	var rel []string
 	for _, f := range got {
