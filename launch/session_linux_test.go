@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -434,60 +433,6 @@ func TestExec(t *testing.T) {
 		}
 	case <-time.After(3 * time.Second):
 		t.Fatal("SIGTERM not forwarded to the agent")
-	}
-}
-
-// TestLatency measures a command's round trip through the session against
-// the same command run directly, and the worker's memory.
-func TestLatency(t *testing.T) {
-	f := newFixture(t)
-	o := f.options(t)
-	s, err := launch.Open(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	const n = 200
-	argv := []string{"/bin/bash", "--noprofile", "--norc", "-c", "true"}
-	median := func(run func()) time.Duration {
-		ds := make([]time.Duration, n)
-		for i := range ds {
-			t0 := time.Now()
-			run()
-			ds[i] = time.Since(t0)
-		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		return ds[n/2]
-	}
-	bare := median(func() {
-		if err := exec.Command(argv[0], argv[1:]...).Run(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	req := worker.Request{Argv: argv, Env: cmdEnv(f.home), Dir: f.ws}
-	session := median(func() {
-		if st, err := worker.Run(context.Background(), s.Socket, req, nil, nil, nil); err != nil || st != 0 {
-			t.Fatal(st, err)
-		}
-	})
-	t.Logf("bash -c true, median of %d: direct %v, through the session %v (%+v)", n, bare, session, session-bare)
-	// The target is +3ms; allow for a loaded machine.
-	if session-bare > 10*time.Millisecond {
-		t.Errorf("session adds %v per command", session-bare)
-	}
-
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", workerPID(t, o)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, _ := strconv.Atoi(strings.Fields(rest)[0])
-			t.Logf("worker RSS after %d commands: %d KiB", 2*n, kb)
-			if kb > 20<<10 && !raceEnabled {
-				t.Errorf("worker RSS %d KiB, want < 20 MiB", kb)
-			}
-		}
 	}
 }
 
