@@ -438,3 +438,41 @@ func TestJSONPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceholdersHiddenFromGit: inside the sandbox git does not list the
+// placeholders, so an agent's `git add -A` cannot commit them, also in a
+// repository made without git's templates (no .git/info/exclude).
+func TestPlaceholdersHiddenFromGit(t *testing.T) {
+	b := requireBwrap(t)
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	ws := t.TempDir()
+	if out, err := exec.Command(git, "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	os.Remove(filepath.Join(ws, ".git", "info", "exclude"))
+	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.FromPolicy(policy.Default(), ws, t.TempDir(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sandbox.Prepare(b, s, []string{git, "status", "--porcelain", "--untracked-files=all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(p.Path, p.Args[1:]...).CombinedOutput()
+	p.Done()
+	if err != nil {
+		t.Fatalf("git status: %v %s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "?? main.go" {
+		t.Errorf("git status inside the sandbox = %q, want only the real file", got)
+	}
+	if fi, err := os.Stat(filepath.Join(ws, ".git", "info", "exclude")); err != nil || fi.Size() != 0 || fi.Mode().Perm() != 0o644 {
+		t.Errorf("host .git/info/exclude: %v %v", fi, err)
+	}
+}

@@ -220,7 +220,7 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	emptyJSON := filepath.Join(dir, "empty.json")
 	if b, err := os.ReadFile(emptyJSON); err != nil || string(b) != jsonPlaceholder {
 		os.Remove(emptyJSON)
-		writeNew(emptyJSON, jsonPlaceholder)
+		writeNew(emptyJSON, jsonPlaceholder, 0o444)
 	}
 	if fi, err := os.Lstat(empty); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
 		for i := range ms {
@@ -233,7 +233,7 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 				// and agents on the host parse these files (.mcp.json,
 				// crush.json): an empty file is invalid JSON, an empty
 				// object means "nothing configured".
-				writeNew(ms[i].Dst, jsonPlaceholder)
+				writeNew(ms[i].Dst, jsonPlaceholder, 0o444)
 				if b, err := os.ReadFile(emptyJSON); err == nil && string(b) == jsonPlaceholder {
 					ms[i].Src = emptyJSON
 				}
@@ -250,8 +250,18 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 		return ms, ""
 	}
 	orig, err := os.ReadFile(exclude)
+	if errors.Is(err, os.ErrNotExist) {
+		// Repositories made without git's templates lack the file. An
+		// empty one is what `git init` would have written, and the bind
+		// needs a mount point: without it an agent's `git add -A` would
+		// commit the placeholders.
+		if os.MkdirAll(filepath.Dir(exclude), 0o755) == nil {
+			writeNew(exclude, "", 0o644)
+		}
+		orig, err = os.ReadFile(exclude)
+	}
 	if err != nil {
-		return ms, "" // never create it on the host
+		return ms, ""
 	}
 	var b strings.Builder
 	b.Write(orig)
@@ -309,10 +319,10 @@ func hasContent(p, want string) bool {
 	return err == nil && string(b) == want
 }
 
-// writeNew creates a read-only file with the given content, and does
+// writeNew creates a file with the given content and mode, and does
 // nothing when the path exists.
-func writeNew(p, content string) {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+func writeNew(p, content string, mode os.FileMode) {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return
 	}
