@@ -119,24 +119,11 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	}
 
 	if st.Sandboxed() {
-		spec, err := sandbox.FromPolicy(o.Policy, o.Workspace, o.Home, "")
-		if err != nil {
-			return -1, fmt.Errorf("launch: %w", err)
-		}
+		var shared []string
 		if info.SharedDir != "" {
-			spec.Write = append(spec.Write, info.SharedDir)
+			shared = append(shared, info.SharedDir)
 		}
-		frozen, err := o.Policy.Marshal()
-		if err != nil {
-			return -1, err
-		}
-		s, err := Open(ctx, Options{
-			Spec:       spec,
-			Backend:    b,
-			Exe:        exe,
-			PolicyTOML: frozen,
-			Meta:       Meta{Workspace: o.Workspace, Home: o.Home, Mode: string(o.Mode)},
-		})
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, shared...)
 		if err != nil {
 			return -1, err
 		}

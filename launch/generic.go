@@ -77,26 +77,34 @@ func RunProgram(ctx context.Context, o ProgramOptions) (int, error) {
 	if !st.Sandboxed() {
 		return runUnsandboxed(ctx, o, exe)
 	}
-	spec, err := sandbox.FromPolicy(o.Policy, o.Workspace, o.Home, "")
-	if err != nil {
-		return -1, fmt.Errorf("launch: %w", err)
-	}
-	frozen, err := o.Policy.Marshal()
-	if err != nil {
-		return -1, err
-	}
-	s, err := Open(ctx, Options{
-		Spec:       spec,
-		Backend:    b,
-		Exe:        exe,
-		PolicyTOML: frozen,
-		Meta:       Meta{Workspace: o.Workspace, Home: o.Home, Mode: string(o.Mode)},
-	})
+	s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe)
 	if err != nil {
 		return -1, err
 	}
 	defer s.Close()
 	return Start(ctx, AgentEnv(os.Environ(), s.Dir), o.Argv, o.Stdin, o.Stdout, o.Stderr)
+}
+
+// openSession freezes the policy and opens a session for the workspace,
+// with extra read-write paths (an adapter's shared directory) added to
+// the sandbox.
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe string, write ...string) (*Session, error) {
+	spec, err := sandbox.FromPolicy(p, workspace, home, "")
+	if err != nil {
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	spec.Write = append(spec.Write, write...)
+	frozen, err := p.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	return Open(ctx, Options{
+		Spec:       spec,
+		Backend:    b,
+		Exe:        exe,
+		PolicyTOML: frozen,
+		Meta:       Meta{Workspace: workspace, Home: home, Mode: string(mode)},
+	})
 }
 
 // runUnsandboxed gives the program a shim link of its own in a private
