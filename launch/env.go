@@ -5,23 +5,16 @@ package launch
 
 import (
 	"path/filepath"
-	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
 // AgentEnv returns base with the variables that route an agent's shell
 // commands through the session's shim: SHELL and [EnvShim] are
-// <dir>/bin/bash, [EnvSession] is dir. Earlier values of the three are
+// <dir>/bin/bash, [EnvSession] is dir. Earlier routing variables
+// (these three, and a session-less shim's workspace and mode) are
 // dropped, so that the agent cannot see two.
 func AgentEnv(base []string, dir string) []string {
-	shim := filepath.Join(dir, ShimPath)
-	out := make([]string, 0, len(base)+3)
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "SHELL", EnvShim, EnvSession:
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "SHELL="+shim, EnvShim+"="+shim, EnvSession+"="+dir)
+	info := agents.Session{Dir: dir, Shim: filepath.Join(dir, ShimPath)}
+	return applyEnv(base, routingEnv(info, "", true), agents.Plan{})
 }

@@ -46,14 +46,10 @@ func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdou
 // launch without a session (sandbox mode off, or no backend in auto
 // mode), where the shim runs each command on its own.
 func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	if len(argv) == 0 || argv[0] == "" {
-		return 127, errors.New("launch exec: no program given")
+	cmd, err := newProgram(argv, env)
+	if err != nil {
+		return 127, fmt.Errorf("launch exec: %w", err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if cmd.Err != nil {
-		return 127, fmt.Errorf("launch exec: %w", cmd.Err)
-	}
-	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	tty := foregroundTTY(stdin)
@@ -73,6 +69,31 @@ func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	if tty >= 0 {
 		defer takeForeground(tty)
 	}
+	if err := waitProgram(ctx, cmd, sigc, nil); err != nil {
+		return -1, fmt.Errorf("launch exec: %w", err)
+	}
+	return exitStatus(cmd.ProcessState), nil
+}
+
+// newProgram is the command that starts argv with env; a program that
+// cannot be found is an error (status 127 for the caller).
+func newProgram(argv, env []string) (*exec.Cmd, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, errors.New("no program given")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if cmd.Err != nil {
+		return nil, cmd.Err
+	}
+	cmd.Env = env
+	return cmd, nil
+}
+
+// waitProgram waits for the started cmd. The signals on sigc are
+// forwarded to it, but SIGWINCH, which calls resize when it is set; when
+// ctx ends it gets SIGTERM, and SIGKILL killDelay later. A status that is
+// not an exit status (of any code or signal) is the error.
+func waitProgram(ctx context.Context, cmd *exec.Cmd, sigc <-chan os.Signal, resize func()) error {
 	waitc := make(chan error, 1)
 	go func() { waitc <- cmd.Wait() }()
 	ctxDone := ctx.Done()
@@ -80,6 +101,12 @@ func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	for {
 		select {
 		case sig := <-sigc:
+			if sig == unix.SIGWINCH {
+				if resize != nil {
+					resize()
+				}
+				continue
+			}
 			cmd.Process.Signal(sig)
 		case <-ctxDone:
 			ctxDone = nil
@@ -90,9 +117,9 @@ func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 		case err := <-waitc:
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {
-				return -1, fmt.Errorf("launch exec: %w", err)
+				return err
 			}
-			return exitStatus(cmd.ProcessState), nil
+			return nil
 		}
 	}
 }

@@ -5,12 +5,11 @@ package launch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -53,36 +52,35 @@ type ProgramOptions struct {
 // command and runs it as `lite-sandbox run` would, warning loudly in
 // mode auto.
 func RunProgram(ctx context.Context, o ProgramOptions) (int, error) {
-	exe := o.Exe
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return -1, fmt.Errorf("launch: find own binary: %w", err)
-		}
+	if len(o.Argv) == 0 || o.Argv[0] == "" {
+		return 127, errors.New("launch exec: no program given")
 	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	b, derr := sandbox.Detect()
-	st, err := sandbox.Resolve(o.Mode, b, derr, o.Workspace, o.Home)
-	if err != nil {
-		return -1, err
-	}
-	switch st.State {
-	case sandbox.StateUnavailable:
-		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: no sandbox: %s; commands will run UNSANDBOXED (use --sandbox on to refuse instead)\n", st.Reason)
-	case sandbox.StateDegraded:
-		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
-	}
-	if !st.Sandboxed() {
-		return runUnsandboxed(ctx, o, exe)
-	}
-	s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe)
-	if err != nil {
-		return -1, err
-	}
-	defer s.Close()
-	return Start(ctx, AgentEnv(os.Environ(), s.Dir), o.Argv, o.Stdin, o.Stdout, o.Stderr)
+	return RunAgent(ctx, AgentOptions{
+		Agent:     program{o.Argv},
+		Policy:    o.Policy,
+		Workspace: o.Workspace,
+		Home:      o.Home,
+		Mode:      o.Mode,
+		Exe:       o.Exe,
+		Stdin:     o.Stdin,
+		Stdout:    o.Stdout,
+		Stderr:    o.Stderr,
+	})
+}
+
+// program is the adapter of `launch exec`: any program that honours
+// $SHELL, started as it is. A missing program is reported when it
+// starts (status 127), as a shell would.
+type program struct{ argv []string }
+
+func (program) Name() string { return "exec" }
+
+func (p program) Detect(context.Context) (agents.Detected, error) {
+	return agents.Detected{Path: p.argv[0]}, nil
+}
+
+func (p program) Prepare(agents.Session) (agents.Plan, error) {
+	return agents.Plan{Argv: p.argv}, nil
 }
 
 // openSession freezes the policy and opens a session for the workspace,
@@ -105,33 +103,4 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		PolicyTOML: frozen,
 		Meta:       Meta{Workspace: workspace, Home: home, Mode: string(mode)},
 	})
-}
-
-// runUnsandboxed gives the program a shim link of its own in a private
-// temporary directory, and the workspace and mode through the
-// environment.
-func runUnsandboxed(ctx context.Context, o ProgramOptions, exe string) (int, error) {
-	dir, err := os.MkdirTemp("", "lite-sandbox-shim-")
-	if err != nil {
-		return -1, fmt.Errorf("launch: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	shim := filepath.Join(dir, ShimPath)
-	if err := os.MkdirAll(filepath.Dir(shim), 0o700); err != nil {
-		return -1, fmt.Errorf("launch: %w", err)
-	}
-	if err := os.Symlink(exe, shim); err != nil {
-		return -1, fmt.Errorf("launch: %w", err)
-	}
-	env := make([]string, 0, len(os.Environ())+4)
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "SHELL", EnvShim, EnvSession, envWorkspace, envMode:
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "SHELL="+shim, EnvShim+"="+shim, envWorkspace+"="+o.Workspace, envMode+"="+string(o.Mode))
-	return Start(ctx, env, o.Argv, o.Stdin, o.Stdout, o.Stderr)
 }

@@ -7,11 +7,9 @@ package launch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"sync"
 	"time"
@@ -50,14 +48,10 @@ const outputDrain = 2 * time.Second
 // stderr shares the pty). When ctx ends, the agent gets SIGTERM, and
 // SIGKILL a few seconds later.
 func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer) (int, error) {
-	if len(argv) == 0 || argv[0] == "" {
-		return 127, errors.New("launch: no program given")
+	cmd, err := newProgram(argv, env)
+	if err != nil {
+		return 127, fmt.Errorf("launch: %w", err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if cmd.Err != nil {
-		return 127, fmt.Errorf("launch: %w", cmd.Err)
-	}
-	cmd.Env = env
 	fd := int(tty.Fd())
 
 	sigc := make(chan os.Signal, 8)
@@ -90,40 +84,21 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 		io.Copy(stdout, ptmx) // ends with EIO once every copy of the pty's slave is closed
 	}()
 
-	waitc := make(chan error, 1)
-	go func() { waitc <- cmd.Wait() }()
-	ctxDone := ctx.Done()
-	var kill <-chan time.Time
-	for {
-		select {
-		case sig := <-sigc:
-			if sig == unix.SIGWINCH {
-				if ws, err := pty.GetsizeFull(tty); err == nil {
-					pty.Setsize(ptmx, ws) // the kernel sends SIGWINCH to the agent
-				}
-				continue
-			}
-			cmd.Process.Signal(sig)
-		case <-ctxDone:
-			ctxDone = nil
-			cmd.Process.Signal(unix.SIGTERM)
-			kill = time.After(killDelay)
-		case <-kill:
-			cmd.Process.Kill()
-		case err := <-waitc:
-			drained := make(chan struct{})
-			go func() { out.Wait(); close(drained) }()
-			select {
-			case <-drained:
-			case <-time.After(outputDrain):
-			}
-			var ee *exec.ExitError
-			if err != nil && !errors.As(err, &ee) {
-				return -1, fmt.Errorf("launch: %w", err)
-			}
-			return exitStatus(cmd.ProcessState), nil
+	err = waitProgram(ctx, cmd, sigc, func() {
+		if ws, err := pty.GetsizeFull(tty); err == nil {
+			pty.Setsize(ptmx, ws) // the kernel sends SIGWINCH to the agent
 		}
+	})
+	drained := make(chan struct{})
+	go func() { out.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(outputDrain):
 	}
+	if err != nil {
+		return -1, fmt.Errorf("launch: %w", err)
+	}
+	return exitStatus(cmd.ProcessState), nil
 }
 
 // makeRaw puts the terminal in raw mode (as cfmakeraw does) and returns
