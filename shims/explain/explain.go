@@ -6,8 +6,9 @@
 // allow it, so that an agent stops retrying a bare "Permission denied"
 // (threat-model.md §7, item 10).
 //
-// It is a best-effort static reading of the command (redirect targets,
-// the operands of commands that write files, network intent); it runs
+// It is a best-effort static reading of the command, through the
+// validator's own walk (redirect targets, the operands of commands that
+// write files, network intent); it runs
 // only after a command failed, and nothing is confined by it: the OS
 // sandbox already refused.
 package explain
@@ -17,7 +18,7 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
 // Context is what the sandbox looked like for the command.
@@ -38,81 +39,52 @@ type Context struct {
 const maxLines = 3
 
 // Lines returns the explanation lines for a command that failed in the
-// sandbox, each starting with "lite-sandbox: ", or nil.
+// sandbox, each starting with "lite-sandbox: ", or nil. The command is
+// read as the validator reads it ([validator.Trace]): wrappers and nested
+// scripts unwrapped, words decoded, cd followed.
 func Lines(cmd string, c Context) []string {
+	calls, writes := validator.Trace(cmd, validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd})
 	var out []string
+	add := func(l string) {
+		if l != "" && len(out) < maxLines && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	for _, w := range writes {
+		add(c.write(w.Path, w.Dir))
+	}
 	network := false
-	c.lines(cmd, 0, &out, &network)
+	for _, call := range calls {
+		for _, t := range targets(call.Argv) {
+			add(c.write(t, call.Dir))
+		}
+		network = network || c.NetworkOff && wantsNetwork(call.Argv)
+	}
 	if network && len(out) < maxLines {
 		out = append(out, `lite-sandbox: the network is off in this sandbox (to allow: sandbox.network = "open", or --network open)`)
 	}
 	return out
 }
 
-// lines adds the explanations of one script to out, and looks into
-// `sh -c SCRIPT` up to a small depth.
-func (c Context) lines(cmd string, depth int, out *[]string, network *bool) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
-	if err != nil || depth > 4 {
-		return
-	}
-	add := func(l string) {
-		if len(*out) < maxLines && !slices.Contains(*out, l) {
-			*out = append(*out, l)
-		}
-	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Redirect:
-			switch n.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
-				if p, ok := literal(n.Word); ok {
-					if l := c.write(p); l != "" {
-						add(l)
-					}
-				}
-			}
-		case *syntax.CallExpr:
-			args := words(n.Args)
-			for _, t := range targets(args) {
-				if l := c.write(t); l != "" {
-					add(l)
-				}
-			}
-			if c.NetworkOff && wantsNetwork(args) {
-				*network = true
-			}
-			if len(args) > 2 {
-				switch filepath.Base(args[0]) {
-				case "sh", "bash", "dash", "zsh", "ksh":
-					if i := slices.Index(args, "-c"); i > 0 && i+1 < len(args) {
-						c.lines(args[i+1], depth+1, out, network)
-					}
-				}
-			}
-		}
-		return true
-	})
-}
-
-// write explains why a write to p (as written in the command) was
-// refused, or returns "".
-func (c Context) write(p string) string {
+// write explains why a write to p (decoded; relative ones to dir, or to
+// the command's directory when dir is unknown) was refused, or returns "".
+func (c Context) write(p, dir string) string {
 	if p == "" || p == "-" {
 		return ""
+	}
+	if dir == "" {
+		dir = c.Cwd
 	}
 	abs := p
 	switch {
 	case p == gitConfig:
 		// The repository's config, wherever in the workspace git runs.
 		p, abs = ".git/config", filepath.Join(c.Workspace, ".git", "config")
-	case p == "~" || strings.HasPrefix(p, "~/"):
-		if c.Home == "" {
-			return ""
-		}
-		abs = filepath.Join(c.Home, p[1:])
 	case !filepath.IsAbs(p):
-		abs = filepath.Join(c.Cwd, p)
+		abs = filepath.Join(dir, p)
+	case c.Home != "" && within(p, c.Home):
+		// Shown as the command most likely wrote it.
+		p = "~" + strings.TrimPrefix(p, c.Home)
 	}
 	abs = filepath.Clean(abs)
 	for _, pr := range c.Protect {
@@ -156,15 +128,9 @@ func targets(args []string) []string {
 	if len(args) == 0 {
 		return nil
 	}
+	// Wrappers (env, nice, sudo, ...) were unwrapped by the trace: their
+	// command is a call of its own.
 	name := filepath.Base(args[0])
-	// Look through the usual wrappers.
-	for (name == "sudo" || name == "env" || name == "nice" || name == "nohup" || name == "command") && len(args) > 1 {
-		args = args[1:]
-		for len(args) > 1 && (strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=")) {
-			args = args[1:]
-		}
-		name = filepath.Base(args[0])
-	}
 	var ops []string
 	inplace := false
 	for _, a := range args[1:] {
@@ -238,45 +204,6 @@ func wantsNetwork(args []string) bool {
 		return true
 	}
 	return false
-}
-
-// words returns the literal words of a call; a word that is not a plain
-// literal (an expansion) is kept as "" so that positions stay meaningful.
-func words(ws []*syntax.Word) []string {
-	out := make([]string, 0, len(ws))
-	for _, w := range ws {
-		s, _ := literal(w)
-		out = append(out, s)
-	}
-	return out
-}
-
-// literal returns a word's value when it has no expansions (quotes are
-// removed), and whether it had none.
-func literal(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", false
-	}
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }
 
 func within(p, root string) bool {

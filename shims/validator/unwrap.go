@@ -41,6 +41,7 @@ func (c *checker) call(argv []arg, node syntax.Node, sc *scope, in stdin) {
 			hintDeceptive, a0.pos(nodePos(node)), node)
 		return
 	}
+	c.traceCall(argv, sc)
 	name := path.Base(a0.val)
 	if a0.val == "" {
 		name = ""

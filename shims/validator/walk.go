@@ -24,6 +24,7 @@ type checker struct {
 	fields   int        // brace-expanded fields so far (see maxFieldsTotal)
 	steps    int        // statements walked so far
 	extra    int        // statements walked again by second loop passes
+	trace    *tracer    // set by Trace: record calls and writes
 }
 
 // maxExtraSteps bounds the statements walked a second time for loop bodies
@@ -280,6 +281,7 @@ func (c *checker) redirect(r *syntax.Redirect, sc *scope, s *syntax.Stmt) {
 	case syntax.WordHdoc:
 		return // a here-string is data
 	}
+	c.traceWrite(r, sc)
 	for _, a := range c.decode(r.Word, sc) {
 		c.checkDenied(a, sc, s)
 	}
