@@ -36,15 +36,10 @@ func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
 
 // Default returns the embedded default policy.
 func Default() *Policy {
-	l, err := decode(DefaultSource, defaultTOML)
-	if err != nil {
-		panic(fmt.Sprintf("bug: embedded default policy: %v", err))
-	}
 	p := &Policy{}
-	if err := p.apply(l, false); err != nil {
+	if err := p.merge(DefaultSource, defaultTOML, false); err != nil {
 		panic(fmt.Sprintf("bug: embedded default policy: %v", err))
 	}
-	p.Sources = []string{DefaultSource}
 	return p
 }
 
@@ -52,15 +47,10 @@ func Default() *Policy {
 // one complete file, taken as it is, with no default beneath it and no
 // user or project file above it.
 func LoadFrozen(path string, data []byte) (*Policy, error) {
-	l, err := decode(path, data)
-	if err != nil {
-		return nil, err
-	}
 	p := &Policy{}
-	if err := p.apply(l, false); err != nil {
+	if err := p.merge(path, data, false); err != nil {
 		return nil, err
 	}
-	p.Sources = []string{path}
 	return p, nil
 }
 
@@ -121,41 +111,42 @@ func UserFilePath(o Options) (string, bool) {
 func Load(o Options) (*Policy, error) {
 	p := Default()
 	if path, explicit := UserFilePath(o); path != "" {
-		data, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			l, err := decode(path, data)
-			if err != nil {
-				return nil, err
-			}
-			if err := p.apply(l, false); err != nil {
-				return nil, err
-			}
-			p.Sources = append(p.Sources, path)
-		case errors.Is(err, os.ErrNotExist) && !explicit:
-		default:
-			return nil, fmt.Errorf("read policy file: %w", err)
+		if err := p.mergeFile(path, !explicit, false); err != nil {
+			return nil, err
 		}
 	}
 	if o.Workspace != "" {
-		path := filepath.Join(o.Workspace, ProjectFile)
-		data, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			l, err := decode(path, data)
-			if err != nil {
-				return nil, err
-			}
-			if err := p.apply(l, true); err != nil {
-				return nil, err
-			}
-			p.Sources = append(p.Sources, path)
-		case errors.Is(err, os.ErrNotExist):
-		default:
-			return nil, fmt.Errorf("read project policy file: %w", err)
+		if err := p.mergeFile(filepath.Join(o.Workspace, ProjectFile), true, true); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// mergeFile applies one policy file on top of p (a project's may only
+// tighten). A missing file is skipped when optional, an error otherwise.
+func (p *Policy) mergeFile(path string, optional, project bool) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && optional {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read policy file: %w", err)
+	}
+	return p.merge(path, data, project)
+}
+
+// merge decodes one file and applies it on top of p.
+func (p *Policy) merge(path string, data []byte, project bool) error {
+	l, err := decode(path, data)
+	if err != nil {
+		return err
+	}
+	if err := p.apply(l, project); err != nil {
+		return err
+	}
+	p.Sources = append(p.Sources, path)
+	return nil
 }
 
 // layer is one decoded file. Pointers and nil slices tell "not set" from
