@@ -96,14 +96,15 @@ func (r result) String() string {
 func run(t *testing.T, b sandbox.Backend, s sandbox.Spec, script string, args ...string) result {
 	t.Helper()
 	argv := append([]string{"/bin/sh", "-c", script, "sh"}, args...)
-	path, cmdArgs, err := sandbox.Command(b, s, argv)
+	p, err := sandbox.Prepare(b, s, argv)
 	if err != nil {
-		t.Fatalf("Command: %v", err)
+		t.Fatalf("Prepare: %v", err)
 	}
+	defer p.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path)
-	cmd.Args = cmdArgs
+	cmd := exec.CommandContext(ctx, p.Path)
+	cmd.Args = p.Args
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
@@ -387,7 +388,7 @@ func TestBwrapSandbox(t *testing.T) {
 			t.Errorf("pwd: %v", r)
 		}
 		s.Cwd = home
-		_, _, err := sandbox.Command(b, s, []string{"/bin/true"})
+		_, err := sandbox.Prepare(b, s, []string{"/bin/true"})
 		var se *sandbox.SetupError
 		if !errors.As(err, &se) || se.Op != "cwd" {
 			t.Errorf("cwd outside the workspace: err = %v, want a cwd SetupError", err)

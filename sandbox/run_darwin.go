@@ -25,12 +25,12 @@ func Detect() (Backend, error) {
 	return Backend{Name: "sandbox-exec", Path: sandboxExec}, nil
 }
 
-// Command returns the sandbox-exec command line that runs argv under the
+// command returns the sandbox-exec command line that runs argv under the
 // profile [SeatbeltProfile] builds for s, passed with -p. sandbox-exec
 // cannot change directory, so the caller starts it in s.Cwd (exec.Cmd's
-// Dir); Command checks that s.Cwd lies inside the workspace or a grant
+// Dir); command checks that s.Cwd lies inside the workspace or a grant
 // and fails with a [*SetupError] otherwise.
-func Command(b Backend, s Spec, argv []string) (string, []string, error) {
+func command(b Backend, s Spec, argv []string) (string, []string, error) {
 	if b.Path == "" {
 		return "", nil, &SetupError{Op: "backend", Err: errors.New("no sandbox-exec path (call Detect first)")}
 	}
@@ -79,9 +79,10 @@ func withResolved(s Spec) Spec {
 // Find is [Detect]: looking is all there is to do on macOS.
 func Find() (Backend, error) { return Detect() }
 
-// Prepare is [Command] with the [Prepared] shape of the Linux backend.
+// Prepare returns the sandbox-exec command line for argv (see command);
+// Done has nothing to release here.
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
-	path, args, err := Command(b, s, argv)
+	path, args, err := command(b, s, argv)
 	if err != nil {
 		return nil, err
 	}

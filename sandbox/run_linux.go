@@ -29,7 +29,7 @@ const bwrapInstallHint = "install it with `apt-get install bubblewrap` (Debian, 
 const probeTimeout = 2 * time.Second
 
 // Detect finds bwrap (on $PATH, else /usr/bin/bwrap), reads its version
-// and really builds a throwaway sandbox with the namespaces [Command]
+// and really builds a throwaway sandbox with the namespaces [Prepare]
 // uses, so that blocked user namespaces (Ubuntu's AppArmor restriction,
 // containers, a zero max_user_namespaces) are found now rather than on
 // the first command.
@@ -115,26 +115,15 @@ func userNSHint(err error) string {
 	return ""
 }
 
-// Command returns the bwrap command line that runs argv in the sandbox
-// described by s: path is bwrap's absolute path, args[0] is the same path
-// and the rest is [BwrapArgs] over [Layout] of the host filesystem. It
-// fails with a [*SetupError] when the sandbox cannot be built, including
-// a working directory outside the workspace and every grant.
-//
-// It completes s with [DetectHost] first. Placeholders it mounts stay in
-// the workspace; [Prepare] removes them again.
-func Command(b Backend, s Spec, argv []string) (string, []string, error) {
-	p, err := prepare(b, s, argv, false)
-	if err != nil {
-		return "", nil, err
-	}
-	return p.Path, p.Args, nil
-}
-
-// Prepare is [Command] for callers that run the sandbox themselves and
-// call Done when it has exited: every sandbox of a workspace holds a
-// shared lock on it from before its layout is computed, and the last one
-// to finish removes the placeholders it created that are still empty.
+// Prepare returns the bwrap command line that runs argv in the sandbox
+// described by s (Path is bwrap's absolute path, Args[0] the same path,
+// the rest [BwrapArgs] over [Layout] of the host filesystem, after
+// [DetectHost]). It fails with a [*SetupError] when the sandbox cannot be
+// built, including a working directory outside the workspace and every
+// grant. The caller runs the command and calls Done when it has exited:
+// every sandbox of a workspace holds a shared lock on it from before its
+// layout is computed, and the last one to finish removes the
+// placeholders it created that are still empty.
 // Removing a placeholder while another sandbox uses it as a mount point
 // would detach that sandbox's protection (escape class 13).
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {

@@ -11,19 +11,10 @@ func Detect() (Backend, error) {
 	return Backend{}, ErrUnsupported
 }
 
-// Command always fails with [ErrUnsupported].
-func Command(b Backend, s Spec, argv []string) (string, []string, error) {
-	return "", nil, ErrUnsupported
-}
-
 // Find always fails with [ErrUnsupported].
 func Find() (Backend, error) { return Backend{}, ErrUnsupported }
 
-// Prepare is [Command] with the [Prepared] shape of the Linux backend.
+// Prepare always fails with [ErrUnsupported].
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
-	path, args, err := Command(b, s, argv)
-	if err != nil {
-		return nil, err
-	}
-	return &Prepared{Path: path, Args: args}, nil
+	return nil, ErrUnsupported
 }

@@ -51,7 +51,7 @@ type Spec struct {
 	// including "", is treated as off (fail closed).
 	Network string
 	// Cwd is the directory the command starts in. It must lie inside the
-	// workspace or a Read or Write path; [Command] checks this.
+	// workspace or a Read or Write path; [Prepare] checks this.
 	Cwd string
 }
 

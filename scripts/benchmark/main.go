@@ -87,10 +87,12 @@ func run(bin, noop string, n, nfiles int, size int64) error {
 	if err != nil {
 		return err
 	}
-	bwPath, bwArgs, err := sandbox.Command(b, spec, []string{bash, "--noprofile", "--norc", "-c", "true"})
+	freshPrep, err := sandbox.Prepare(b, spec, []string{bash, "--noprofile", "--norc", "-c", "true"})
 	if err != nil {
 		return err
 	}
+	defer freshPrep.Done()
+	bwPath, bwArgs := freshPrep.Path, freshPrep.Args
 
 	sessions := map[string]*launch.Session{}
 	for name, ws := range map[string]string{"small": small, "large": large} {
