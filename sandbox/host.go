@@ -31,11 +31,13 @@ const gitTimeout = 2 * time.Second
 //     protected like .git/hooks, whether or not it exists (class 11).
 //
 // It changes nothing when the workspace is not a git repository. Errors
-// are not fatal: what cannot be read is left as it is.
+// are not fatal: what cannot be read is left as it is. A spec it already
+// completed is left alone.
 func DetectHost(s *Spec) {
-	if s.Workspace == "" {
+	if s.Workspace == "" || s.hostDetected {
 		return
 	}
+	s.hostDetected = true
 	dotgit := path.Join(s.Workspace, ".git")
 	fi, err := os.Lstat(dotgit)
 	if err != nil {

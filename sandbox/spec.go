@@ -53,6 +53,9 @@ type Spec struct {
 	// Cwd is the directory the command starts in. It must lie inside the
 	// workspace or a Read or Write path; [Prepare] checks this.
 	Cwd string
+	// hostDetected is set by [DetectHost], so that a spec the caller
+	// completed is not read from the disk twice.
+	hostDetected bool
 }
 
 // FromPolicy builds the Spec for one command from the effective policy.

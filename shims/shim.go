@@ -61,6 +61,7 @@ type Shim struct {
 	validator *validator.Validator
 	stderr    io.Writer
 	session   *launch.Attached // set inside a session: commands go to its worker
+	hostSpec  *sandbox.Spec    // see spec
 	getenv    func(string) string
 
 	// For the audit log and the denial hints: the command as judged,
@@ -297,7 +298,7 @@ func (s *Shim) Exec(argv []string) error {
 	case sandbox.StateDegraded:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
-	spec, err := sandbox.FromPolicy(s.Policy, s.Workspace, s.Home, s.Cwd)
+	spec, err := s.spec()
 	if err != nil {
 		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
 	}
@@ -311,7 +312,7 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: own executable: %w", err)}
 	}
-	spec.Read = append(spec.Read, exe)
+	spec.Read = append(slices.Clip(spec.Read), exe)
 	prep, err := sandbox.Prepare(b, spec, sandbox.ConfineArgv(exe, argv))
 	if err != nil {
 		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
@@ -381,12 +382,25 @@ func (s *Shim) finish(status int) {
 	}
 }
 
+// spec is the command's sandbox, completed from the disk once (Exec and
+// the explanations after a failure both need it).
+func (s *Shim) spec() (sandbox.Spec, error) {
+	if s.hostSpec == nil {
+		spec, err := sandbox.FromPolicy(s.Policy, s.Workspace, s.Home, s.Cwd)
+		if err != nil {
+			return sandbox.Spec{}, err
+		}
+		sandbox.DetectHost(&spec)
+		s.hostSpec = &spec
+	}
+	return *s.hostSpec, nil
+}
+
 // explainContext describes the sandbox for package explain.
 func (s *Shim) explainContext() explain.Context {
 	c := explain.Context{Workspace: s.Workspace, Cwd: s.Cwd, Home: s.Home,
 		NetworkOff: s.Policy.Sandbox.Network == policy.NetworkOff}
-	if spec, err := sandbox.FromPolicy(s.Policy, s.Workspace, s.Home, s.Cwd); err == nil {
-		sandbox.DetectHost(&spec)
+	if spec, err := s.spec(); err == nil {
 		for _, p := range spec.Protect {
 			c.Protect = append(c.Protect, p.Path)
 		}
