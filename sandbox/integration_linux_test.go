@@ -101,13 +101,24 @@ func run(t *testing.T, b sandbox.Backend, s sandbox.Spec, script string, args ..
 		t.Fatalf("Prepare: %v", err)
 	}
 	defer p.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return runPrepared(t, p, nil, nil)
+}
+
+// runPrepared runs a prepared sandbox command with the host's environment
+// plus env, and returns what it printed and its status.
+func runPrepared(t *testing.T, p *sandbox.Prepared, stdin *os.File, env []string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.Path)
 	cmd.Args = p.Args
+	cmd.Env = append(os.Environ(), env...)
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	r := result{stdout: stdout.String(), stderr: stderr.String()}
 	var ee *exec.ExitError
 	switch {

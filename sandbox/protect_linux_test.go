@@ -5,14 +5,11 @@ package sandbox_test
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -55,30 +52,7 @@ func runConfined(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, scr
 		t.Fatalf("Prepare: %v", err)
 	}
 	defer p.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, p.Path)
-	cmd.Args = p.Args
-	cmd.Env = append(os.Environ(), o.env...)
-	if o.stdin != nil {
-		cmd.Stdin = o.stdin
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("run: %v", err)
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("sandboxed command timed out: %v", r)
-	}
-	return r
+	return runPrepared(t, p, o.stdin, o.env)
 }
 
 // gitHost runs git on the host in dir and returns its trimmed output.
