@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -85,7 +86,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 
 	if o.DryRun {
 		info.Dir = filepath.Join(DefaultRuntimeRoot(), "s-DRYRUN")
-		info.Shim = filepath.Join(info.Dir, ShimPath)
+		info.Shim = contract.Shim(info.Dir)
 		if wantShared {
 			info.SharedDir = filepath.Join(os.TempDir(), "lite-sandbox-share-DRYRUN")
 		}
@@ -138,15 +139,15 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 			return -1, fmt.Errorf("launch: %w", err)
 		}
 		defer os.RemoveAll(d)
-		if err := os.MkdirAll(filepath.Join(d, filepath.Dir(ShimPath)), 0o700); err != nil {
+		if err := os.MkdirAll(filepath.Join(d, filepath.Dir(contract.ShimPath)), 0o700); err != nil {
 			return -1, fmt.Errorf("launch: %w", err)
 		}
-		if err := os.Symlink(exe, filepath.Join(d, ShimPath)); err != nil {
+		if err := os.Symlink(exe, filepath.Join(d, contract.ShimPath)); err != nil {
 			return -1, fmt.Errorf("launch: %w", err)
 		}
 		info.Dir = d
 	}
-	info.Shim = filepath.Join(info.Dir, ShimPath)
+	info.Shim = contract.Shim(info.Dir)
 
 	plan, err := o.Agent.Prepare(info)
 	if err != nil {
@@ -189,16 +190,16 @@ func warnState(w io.Writer, st sandbox.Status) {
 // LITE_SANDBOX_SHIM at the shim, and the session (or, without a worker,
 // the workspace and mode for the shim).
 func routingEnv(info agents.Session, mode policy.Mode, session bool) []string {
-	env := []string{"SHELL=" + info.Shim, EnvShim + "=" + info.Shim}
+	env := []string{"SHELL=" + info.Shim, contract.EnvShim + "=" + info.Shim}
 	if session {
-		return append(env, EnvSession+"="+info.Dir)
+		return append(env, contract.EnvSession+"="+info.Dir)
 	}
-	return append(env, envWorkspace+"="+info.Workspace, envMode+"="+string(mode))
+	return append(env, contract.EnvWorkspace+"="+info.Workspace, contract.EnvMode+"="+string(mode))
 }
 
 // routingNames are always removed from the inherited environment: an
 // agent started from inside another session must not see two.
-var routingNames = []string{"SHELL", EnvShim, EnvSession, envWorkspace, envMode}
+var routingNames = []string{"SHELL", contract.EnvShim, contract.EnvSession, contract.EnvWorkspace, contract.EnvMode}
 
 // applyEnv returns base without the routing variables and the plan's
 // Unset and Env names, then routing, then the plan's Env.

@@ -25,8 +25,8 @@
 // [Session.Close] kills the sandbox's PID namespace, or when the owner
 // dies (bwrap's --die-with-parent).
 //
-// [Exec] runs the agent with $SHELL and [EnvShim] pointing at bin/bash
-// and [EnvSession] at the directory; the shim calls [Attach] to find the
+// [Exec] runs the agent with $SHELL and [contract.EnvShim] pointing at bin/bash
+// and [contract.EnvSession] at the directory; the shim calls [contract.Attach] to find the
 // socket, the policy and the metadata.
 //
 // Sessions need Linux (bwrap); elsewhere [Open] returns

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -52,7 +53,7 @@ func ExampleOpen() {
 // The shim, when $LITE_SANDBOX_SESSION is set: the judged command runs in
 // the session's worker with the shim's own stdio.
 func ExampleAttach() {
-	a, err := launch.Attach(os.Getenv(launch.EnvSession))
+	a, err := contract.Attach(os.Getenv(contract.EnvSession))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err) // fail closed: exit 71
 		return

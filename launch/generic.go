@@ -10,23 +10,9 @@ import (
 	"io"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
-)
-
-// Meta is what a session tells its shims beside the frozen policy
-// (session.json).
-type Meta struct {
-	Workspace string `json:"workspace"`
-	Home      string `json:"home"`
-	Mode      string `json:"mode"`
-}
-
-// Environment variables a shim reads when it runs outside a session
-// (they match the shims package's).
-const (
-	envWorkspace = "LITE_SANDBOX_WORKSPACE"
-	envMode      = "LITE_SANDBOX_MODE"
 )
 
 // ProgramOptions describe one `lite-sandbox launch exec` run.
@@ -101,6 +87,6 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		Backend:    b,
 		Exe:        exe,
 		PolicyTOML: frozen,
-		Meta:       Meta{Workspace: workspace, Home: home, Mode: string(mode)},
+		Meta:       contract.Meta{Workspace: workspace, Home: home, Mode: string(mode)},
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,34 +17,9 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
-// Environment variables [Exec] sets for the agent, and the shim reads.
-const (
-	// EnvSession holds the session directory.
-	EnvSession = "LITE_SANDBOX_SESSION"
-	// EnvShim holds the shim's path (<session>/bin/bash), for agents that
-	// take their shell from a variable of their own.
-	EnvShim = "LITE_SANDBOX_SHIM"
-)
-
-// Names inside a session directory.
-const (
-	SocketName  = "worker.sock"
-	PolicyName  = "policy.toml"
-	MetaName    = "session.json"
-	ShimPath    = "bin/bash"
-	PidName     = "pid"
-	WorkerLog   = "worker.log"
-	sessionMode = 0o700
-)
-
 // WorkerCommand is the hidden subcommand of the lite-sandbox binary that
 // runs the worker: `lite-sandbox __worker`.
 const WorkerCommand = "__worker"
-
-// ErrInsecure is wrapped by [Attach] and [Open] when a directory they
-// would trust is not private to the current user: another user could
-// then plant a socket, a policy or a link to another binary.
-var ErrInsecure = errors.New("not a private directory of the current user")
 
 // StartError reports that the worker did not come up. Log holds the end
 // of its log, which usually says why (bwrap's or the worker's message).
@@ -145,46 +119,6 @@ func (s *Session) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.failed
-}
-
-// Attached is a session as the shim sees it.
-type Attached struct {
-	Dir        string
-	Socket     string
-	PolicyTOML []byte
-	Meta       json.RawMessage
-}
-
-// DecodeMeta decodes session.json into v.
-func (a *Attached) DecodeMeta(v any) error {
-	if err := json.Unmarshal(a.Meta, v); err != nil {
-		return fmt.Errorf("session %s: %s: %w", a.Dir, MetaName, err)
-	}
-	return nil
-}
-
-// Attach reads the session in dir, as the shim does with $LITE_SANDBOX_SESSION.
-// The directory must be absolute, a real directory (not a symlink), owned
-// by the current user and of mode 0700, else the error wraps
-// [ErrInsecure]: the environment is the agent's, and a planted directory
-// would choose the policy and the socket the shim trusts.
-func Attach(dir string) (*Attached, error) {
-	if !filepath.IsAbs(dir) {
-		return nil, fmt.Errorf("session %q: not an absolute path", dir)
-	}
-	dir = filepath.Clean(dir)
-	if err := checkPrivate(dir, true); err != nil {
-		return nil, fmt.Errorf("session %s: %w", dir, err)
-	}
-	pol, err := os.ReadFile(filepath.Join(dir, PolicyName))
-	if err != nil {
-		return nil, fmt.Errorf("session %s: %w", dir, err)
-	}
-	meta, err := os.ReadFile(filepath.Join(dir, MetaName))
-	if err != nil {
-		return nil, fmt.Errorf("session %s: %w", dir, err)
-	}
-	return &Attached{Dir: dir, Socket: filepath.Join(dir, SocketName), PolicyTOML: pol, Meta: meta}, nil
 }
 
 // DefaultRuntimeRoot is where sessions live unless [Options.RuntimeRoot]

@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
@@ -63,10 +64,10 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if root == "" {
 		root = DefaultRuntimeRoot()
 	}
-	if err := os.MkdirAll(root, sessionMode); err != nil {
+	if err := os.MkdirAll(root, contract.DirMode); err != nil {
 		return nil, fmt.Errorf("session: runtime directory: %w", err)
 	}
-	if err := checkPrivate(root, false); err != nil {
+	if err := contract.CheckPrivate(root, false); err != nil {
 		return nil, fmt.Errorf("session: runtime directory %s: %w", root, err)
 	}
 	cleanStale(root)
@@ -78,7 +79,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	dir := filepath.Join(root, id)
 	s := &Session{
 		Dir:     dir,
-		Socket:  filepath.Join(dir, SocketName),
+		Socket:  filepath.Join(dir, contract.SocketName),
 		timeout: o.StartTimeout,
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
@@ -90,7 +91,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if len(s.Socket) > 107 {
 		return nil, fmt.Errorf("session: socket path %s is longer than 107 bytes; choose a shorter runtime directory", s.Socket)
 	}
-	if err := os.Mkdir(dir, sessionMode); err != nil {
+	if err := os.Mkdir(dir, contract.DirMode); err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
 	defer func() {
@@ -100,27 +101,27 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	}()
 	// Mkdir's mode is filtered by the umask, which can only remove bits;
 	// Attach insists on exactly 0700.
-	if err := os.Chmod(dir, sessionMode); err != nil {
+	if err := os.Chmod(dir, contract.DirMode); err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
 	// The pid file first: a directory without one is never cleaned up as
 	// stale, so a concurrent Open leaves this one alone.
-	if err := writeFile(filepath.Join(dir, PidName), ownerRecord()); err != nil {
+	if err := writeFile(filepath.Join(dir, contract.PidName), ownerRecord()); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(dir, PolicyName), o.PolicyTOML); err != nil {
+	if err := writeFile(filepath.Join(dir, contract.PolicyName), o.PolicyTOML); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(dir, MetaName), meta); err != nil {
+	if err := writeFile(filepath.Join(dir, contract.MetaName), meta); err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(filepath.Join(dir, filepath.Dir(ShimPath)), sessionMode); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, filepath.Dir(contract.ShimPath)), contract.DirMode); err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	if err := os.Symlink(exe, filepath.Join(dir, ShimPath)); err != nil {
+	if err := os.Symlink(exe, contract.Shim(dir)); err != nil {
 		return nil, fmt.Errorf("session: shim link: %w", err)
 	}
-	if s.log, err = os.OpenFile(filepath.Join(dir, WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+	if s.log, err = os.OpenFile(filepath.Join(dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
 	if s.listener, err = listen(s.Socket); err != nil {
@@ -235,7 +236,7 @@ func (s *Session) supervise(started chan<- error) {
 			quick = 0
 		}
 		if quick >= maxQuick {
-			s.giveUp(fmt.Errorf("the sandbox worker died %d times in a row within %v of starting; see %s", quick, quickExit, filepath.Join(s.Dir, WorkerLog)))
+			s.giveUp(fmt.Errorf("the sandbox worker died %d times in a row within %v of starting; see %s", quick, quickExit, filepath.Join(s.Dir, contract.WorkerLog)))
 			return
 		}
 		// Back off a little when it keeps dying: 0, 50ms, 100ms, ...
@@ -485,11 +486,11 @@ func cleanStale(root string) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		rec, err := os.ReadFile(filepath.Join(dir, PidName))
+		rec, err := os.ReadFile(filepath.Join(dir, contract.PidName))
 		if err != nil || ownerAlive(rec) {
 			continue
 		}
-		if checkPrivate(dir, true) != nil {
+		if contract.CheckPrivate(dir, true) != nil {
 			continue
 		}
 		os.RemoveAll(dir)
@@ -503,7 +504,7 @@ func (s *Session) logf(format string, args ...any) {
 
 // logTail returns the end of the worker log.
 func (s *Session) logTail() string {
-	f, err := os.Open(filepath.Join(s.Dir, WorkerLog))
+	f, err := os.Open(filepath.Join(s.Dir, contract.WorkerLog))
 	if err != nil {
 		return ""
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 )
 
@@ -40,7 +41,7 @@ func TestSessionDir(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(s.Dir, "pid")); !strings.HasPrefix(string(b), strconv.Itoa(os.Getpid())+" ") {
 		t.Errorf("pid file %q", b)
 	}
-	a, err := launch.Attach(s.Dir)
+	a, err := contract.Attach(s.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,14 +59,14 @@ func TestSessionDir(t *testing.T) {
 	// A directory others may enter, or a symlink to the real one, is
 	// not trusted.
 	os.Chmod(s.Dir, 0o755)
-	if _, err := launch.Attach(s.Dir); !errors.Is(err, launch.ErrInsecure) {
-		t.Errorf("attach 0755: %v, want ErrInsecure", err)
+	if _, err := contract.Attach(s.Dir); !errors.Is(err, contract.ErrInsecure) {
+		t.Errorf("attach 0755: %v, want contract.ErrInsecure", err)
 	}
 	os.Chmod(s.Dir, 0o700)
 	link := filepath.Join(t.TempDir(), "link")
 	os.Symlink(s.Dir, link)
-	if _, err := launch.Attach(link); !errors.Is(err, launch.ErrInsecure) {
-		t.Errorf("attach symlink: %v, want ErrInsecure", err)
+	if _, err := contract.Attach(link); !errors.Is(err, contract.ErrInsecure) {
+		t.Errorf("attach symlink: %v, want contract.ErrInsecure", err)
 	}
 
 	if err := s.Close(); err != nil {
@@ -359,7 +360,7 @@ func TestWorkerKilled(t *testing.T) {
 	if n := s.Restarts(); n != 1 {
 		t.Errorf("%d restarts, want 1", n)
 	}
-	if b, _ := os.ReadFile(filepath.Join(s.Dir, launch.WorkerLog)); !strings.Contains(string(b), "restarting the worker") {
+	if b, _ := os.ReadFile(filepath.Join(s.Dir, contract.WorkerLog)); !strings.Contains(string(b), "restarting the worker") {
 		t.Errorf("restart not logged: %q", b)
 	}
 }

@@ -20,21 +20,13 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/explain"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
-)
-
-// Environment variables the shim reads when an agent runs it as its
-// shell, so that the agent's own environment says which workspace and
-// policy apply.
-const (
-	EnvWorkspace = "LITE_SANDBOX_WORKSPACE"
-	EnvMode      = "LITE_SANDBOX_MODE"
 )
 
 // Options say where a shim or a one-off run gets its settings. Empty
@@ -60,8 +52,8 @@ type Shim struct {
 
 	validator *validator.Validator
 	stderr    io.Writer
-	session   *launch.Attached // set inside a session: commands go to its worker
-	hostSpec  *sandbox.Spec    // see spec
+	session   *contract.Attached // set inside a session: commands go to its worker
+	hostSpec  *sandbox.Spec      // see spec
 	getenv    func(string) string
 
 	// For the audit log and the denial hints: the command as judged,
@@ -98,12 +90,12 @@ func New(o Options) (*Shim, error) {
 			return nil, &ExitError{ExitSandbox, fmt.Errorf("working directory: %w", err)}
 		}
 	}
-	if dir := getenv(launch.EnvSession); dir != "" {
+	if dir := getenv(contract.EnvSession); dir != "" {
 		return attach(dir, cwd, stderr, getenv)
 	}
 	ws := o.Workspace
 	if ws == "" {
-		ws = getenv(EnvWorkspace)
+		ws = getenv(contract.EnvWorkspace)
 	}
 	if ws == "" {
 		ws = cwd
@@ -137,7 +129,7 @@ func New(o Options) (*Shim, error) {
 	}
 	modeName := o.Mode
 	if modeName == "" {
-		modeName = getenv(EnvMode)
+		modeName = getenv(contract.EnvMode)
 	}
 	if modeName == "" {
 		modeName = p.Sandbox.Mode
@@ -157,15 +149,15 @@ func New(o Options) (*Shim, error) {
 // places, whatever the environment or the workspace's files say now, so
 // that nothing changes the policy mid-session. Any problem fails closed.
 func attach(dir, cwd string, stderr io.Writer, getenv func(string) string) (*Shim, error) {
-	a, err := launch.Attach(dir)
+	a, err := contract.Attach(dir)
 	if err != nil {
 		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
 	}
-	var m launch.Meta
+	var m contract.Meta
 	if err := a.DecodeMeta(&m); err != nil {
 		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
 	}
-	p, err := policy.LoadFrozen(filepath.Join(a.Dir, launch.PolicyName), a.PolicyTOML)
+	p, err := policy.LoadFrozen(filepath.Join(a.Dir, contract.PolicyName), a.PolicyTOML)
 	if err != nil {
 		return nil, &ExitError{ExitConfig, fmt.Errorf("session: %w", err)}
 	}
@@ -417,7 +409,7 @@ func (s *Shim) audit(how string, status int) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if getenv(EnvNoAudit) == "1" {
+	if getenv(contract.EnvNoAudit) == "1" {
 		return
 	}
 	dir, err := audit.Dir(getenv)
@@ -437,9 +429,6 @@ func (s *Shim) audit(how string, status int) {
 		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
 	}
 }
-
-// EnvNoAudit, set to 1, turns the audit log off (for benchmarks).
-const EnvNoAudit = "LITE_SANDBOX_NO_AUDIT"
 
 // quoteArgv renders an argv as a shell command line.
 func quoteArgv(argv []string) string {

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -45,7 +45,7 @@ func (c *HookCmd) Run(g *Globals, io stdio) error {
 		// Fail closed: a hook that cannot judge denies.
 		out, code = h.Hook(in, denyAll(serr), "")
 	} else if shim := shimPath(); shim == "" {
-		out, code = h.Hook(in, denyAll(fmt.Errorf("no session (%s is not set)", launch.EnvSession)), "")
+		out, code = h.Hook(in, denyAll(fmt.Errorf("no session (%s is not set)", contract.EnvSession)), "")
 	} else {
 		out, code = h.Hook(in, func(cmd string) agents.Verdict {
 			r := s.Check(cmd)
@@ -78,8 +78,8 @@ func denyAll(err error) agents.Checker {
 // shimPath is the session's shim: <session>/bin/bash, else
 // $LITE_SANDBOX_SHIM (a launch without a worker).
 func shimPath() string {
-	if d := os.Getenv(launch.EnvSession); d != "" {
-		return filepath.Join(d, launch.ShimPath)
+	if d := os.Getenv(contract.EnvSession); d != "" {
+		return contract.Shim(d)
 	}
-	return os.Getenv(launch.EnvShim)
+	return os.Getenv(contract.EnvShim)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -89,7 +90,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 // outsideSession reads the environment as if no session were open: a
 // launch from inside another session's agent starts a session of its own.
 func outsideSession(k string) string {
-	if k == launch.EnvSession {
+	if k == contract.EnvSession {
 		return ""
 	}
 	return os.Getenv(k)
@@ -99,7 +100,7 @@ func outsideSession(k string) string {
 func outsideSessionEnviron() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, launch.EnvSession+"=") {
+		if strings.HasPrefix(kv, contract.EnvSession+"=") {
 			continue
 		}
 		env = append(env, kv)

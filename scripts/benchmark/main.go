@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -103,7 +104,7 @@ func run(bin, noop string, n, nfiles int, size int64) error {
 		frozen, _ := pol.Marshal()
 		s, err := launch.Open(context.Background(), launch.Options{
 			Spec: spec, Backend: b, Exe: bin, PolicyTOML: frozen,
-			Meta:        launch.Meta{Workspace: ws, Home: home, Mode: "on"},
+			Meta:        contract.Meta{Workspace: ws, Home: home, Mode: "on"},
 			RuntimeRoot: filepath.Join(base, "run"),
 		})
 		if err != nil {
@@ -113,9 +114,9 @@ func run(bin, noop string, n, nfiles int, size int64) error {
 		sessions[name] = s
 	}
 	shimCmd := func(ws string, s *launch.Session, script string) *exec.Cmd {
-		c := exec.Command(filepath.Join(s.Dir, launch.ShimPath), "-c", script)
+		c := exec.Command(filepath.Join(s.Dir, contract.ShimPath), "-c", script)
 		c.Dir = ws
-		c.Env = append(os.Environ(), launch.EnvSession+"="+s.Dir, "HOME="+home)
+		c.Env = append(os.Environ(), contract.EnvSession+"="+s.Dir, "HOME="+home)
 		return c
 	}
 	perCmdShim := func() *exec.Cmd {

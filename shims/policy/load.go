@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 )
 
 //go:embed default.toml
@@ -26,10 +28,6 @@ const DefaultSource = "(built-in default)"
 // ProjectFile is the name of the optional per-project policy file in the
 // workspace. It may only tighten the policy.
 const ProjectFile = ".lite-sandbox.toml"
-
-// ConfigEnv names the environment variable that points at the user's
-// policy file, like --config.
-const ConfigEnv = "LITE_SANDBOX_CONFIG"
 
 // DefaultTOML returns the embedded default policy text.
 func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
@@ -92,7 +90,7 @@ func UserFilePath(o Options) (string, bool) {
 	if o.UserFile != "" {
 		return o.UserFile, true
 	}
-	if f := getenv(ConfigEnv); f != "" {
+	if f := getenv(contract.EnvConfig); f != "" {
 		return f, true
 	}
 	dir := getenv("XDG_CONFIG_HOME")

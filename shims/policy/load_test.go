@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 )
 
 func write(t *testing.T, dir, name, text string) string {
@@ -144,7 +146,7 @@ func TestUserFileLookup(t *testing.T) {
 		t.Fatalf("xdg file not used: %v %v", err, p)
 	}
 	// The variable wins over XDG, and must exist.
-	env[ConfigEnv] = filepath.Join(dir, "missing.toml")
+	env[contract.EnvConfig] = filepath.Join(dir, "missing.toml")
 	if _, err := Load(Options{Getenv: getenv}); err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing explicit file: %v", err)
 	}

@@ -3,7 +3,7 @@
 
 //go:build unix
 
-package launch
+package contract
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 	"syscall"
 )
 
-// checkPrivate checks that dir is a real directory (not a symlink) owned
+// CheckPrivate checks that dir is a real directory (not a symlink) owned
 // by the current user that no one else may enter: exactly mode 0700 when
 // exact is set, else no group or other permission bits.
-func checkPrivate(dir string, exact bool) error {
+func CheckPrivate(dir string, exact bool) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
 		return err
@@ -30,8 +30,8 @@ func checkPrivate(dir string, exact bool) error {
 		return fmt.Errorf("%w: owned by uid %d, not %d", ErrInsecure, st.Uid, uid)
 	}
 	perm := fi.Mode().Perm()
-	if exact && perm != sessionMode || perm&0o077 != 0 {
-		return fmt.Errorf("%w: mode %#o, want %#o", ErrInsecure, perm, sessionMode)
+	if exact && perm != DirMode || perm&0o077 != 0 {
+		return fmt.Errorf("%w: mode %#o, want %#o", ErrInsecure, perm, DirMode)
 	}
 	return nil
 }

@@ -1,0 +1,60 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package contract is what the launcher and the shim agree on: the
+// environment variables that route an agent's shell commands, the names
+// inside a session directory, the session's metadata, and how the shim
+// attaches to a session. Both sides import it, and it imports nothing of
+// lite-sandbox, so that the shim never reaches into the launcher.
+package contract
+
+import "path/filepath"
+
+// Environment variables the launcher sets for the agent, and the shim
+// reads.
+const (
+	// EnvSession holds the session directory.
+	EnvSession = "LITE_SANDBOX_SESSION"
+	// EnvShim holds the shim's path (<session>/bin/bash), for agents that
+	// take their shell from a variable of their own.
+	EnvShim = "LITE_SANDBOX_SHIM"
+	// EnvWorkspace names the workspace of a shim that runs outside a
+	// session (a launch without a sandbox backend, or a user's SHELL).
+	EnvWorkspace = "LITE_SANDBOX_WORKSPACE"
+	// EnvMode is the sandbox mode (auto, on, off) of such a shim.
+	EnvMode = "LITE_SANDBOX_MODE"
+	// EnvAgent names the launched agent for a shim outside a session,
+	// so that it applies that agent's command wrapper only; inside a
+	// session [Meta.Agent] says it.
+	EnvAgent = "LITE_SANDBOX_AGENT"
+	// EnvConfig names the user's policy file.
+	EnvConfig = "LITE_SANDBOX_CONFIG"
+	// EnvNoAudit, set to 1, turns the audit log off (for benchmarks).
+	EnvNoAudit = "LITE_SANDBOX_NO_AUDIT"
+)
+
+// Names inside a session directory.
+const (
+	SocketName = "worker.sock"  // the worker's listening socket
+	PolicyName = "policy.toml"  // the frozen policy
+	MetaName   = "session.json" // [Meta]
+	ShimPath   = "bin/bash"     // a link to the lite-sandbox binary: the shim
+	PidName    = "pid"          // the owner's pid, for stale-directory cleanup
+	WorkerLog  = "worker.log"   // the worker's stdout and stderr, and restarts
+	// DirMode is the session directory's mode: private to its owner.
+	DirMode = 0o700
+)
+
+// Shim is the shim's path in the session directory dir.
+func Shim(dir string) string { return filepath.Join(dir, ShimPath) }
+
+// Meta is what a session tells its shims beside the frozen policy
+// (session.json).
+type Meta struct {
+	Workspace string `json:"workspace"`
+	Home      string `json:"home"`
+	Mode      string `json:"mode"`
+	// Agent is the launched agent's name ("claude", ..., "exec"); the
+	// shim applies that agent's command wrapper only.
+	Agent string `json:"agent,omitempty"`
+}
