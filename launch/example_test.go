@@ -26,7 +26,7 @@ func ExampleOpen() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	spec, err := sandbox.FromPolicy(pol, ws, home, "")
+	spec, err := pol.SandboxSpec(ws, home, "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return

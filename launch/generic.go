@@ -73,7 +73,7 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 // with extra read-write paths (an adapter's shared directory) added to
 // the sandbox.
 func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe string, write ...string) (*Session, error) {
-	spec, err := sandbox.FromPolicy(p, workspace, home, "")
+	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
 	}

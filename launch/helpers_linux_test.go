@@ -157,7 +157,7 @@ func randomMarker() string {
 // sandbox over a workspace and a fake home, with the test binary as the
 // worker.
 func options(ws, home, root string, b sandbox.Backend) (launch.Options, error) {
-	spec, err := sandbox.FromPolicy(policy.Default(), ws, home, "")
+	spec, err := policy.Default().SandboxSpec(ws, home, "")
 	if err != nil {
 		return launch.Options{}, err
 	}

@@ -3,8 +3,6 @@
 
 package sandbox
 
-import "github.com/lite-sandbox/lite-sandbox/shims/policy"
-
 // bwrapNamespaceArgs come first in every bwrap command line.
 var bwrapNamespaceArgs = []string{
 	// A PID namespace with a fresh /proc: host processes can be neither
@@ -33,12 +31,12 @@ var bwrapNamespaceArgs = []string{
 // unchanged; bwrap sets nothing new.
 //
 // The network is shared only when s.Network is exactly
-// policy.NetworkOpen; anything else unshares it, leaving loopback only
+// NetworkOpen; anything else unshares it, leaving loopback only
 // (escape classes 19, 20 and 28).
 func BwrapArgs(mounts []Mount, s Spec, argv []string) []string {
 	args := make([]string, 0, len(bwrapNamespaceArgs)+3*len(mounts)+4+len(argv))
 	args = append(args, bwrapNamespaceArgs...)
-	if s.Network != policy.NetworkOpen {
+	if s.Network != NetworkOpen {
 		args = append(args, "--unshare-net")
 	}
 	for _, m := range mounts {

@@ -6,7 +6,7 @@
 //
 // The flow is:
 //
-//	spec, err := sandbox.FromPolicy(pol, workspace, home, cwd)
+//	spec, err := sandbox.NewSpec(grants, workspace, home, cwd) // policy.Policy.SandboxSpec
 //	backend, detectErr := sandbox.Detect()
 //	status, err := sandbox.Resolve(mode, backend, detectErr, workspace, home)
 //	p, err := sandbox.Prepare(backend, spec, sandbox.ConfineArgv(exe, argv))

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -41,7 +39,7 @@ func goldenCases() []goldenCase {
 		{"default", withDefault("/home/user/project", nil)},
 		{"tmp-workspace", withDefault("/tmp/ws", nil)},
 		{"odd-path", withDefault(oddWorkspace, func(s *Spec) { s.Cwd = oddWorkspace + "/src" })},
-		{"network-off", withDefault("/home/user/project", func(s *Spec) { s.Network = policy.NetworkOff })},
+		{"network-off", withDefault("/home/user/project", func(s *Spec) { s.Network = NetworkOff })},
 		{"home-workspace", withDefault("/home/user", nil)},
 		{"root-workspace", withDefault("/", nil)},
 	}

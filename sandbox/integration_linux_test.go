@@ -73,7 +73,7 @@ func fakeHome(t *testing.T) (home, ws string) {
 
 func specFor(t *testing.T, ws, home string, adjust func(*sandbox.Spec)) sandbox.Spec {
 	t.Helper()
-	s, err := sandbox.FromPolicy(policy.Default(), ws, home, "")
+	s, err := policy.Default().SandboxSpec(ws, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,21 +4,43 @@
 package sandbox
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // defaultSpec is the default policy's spec for a workspace on debianFS.
 func defaultSpec(t *testing.T, workspace string) Spec {
 	t.Helper()
-	s, err := FromPolicy(policy.Default(), workspace, "/home/user", "")
+	s, err := NewSpec(defaultGrants(t), workspace, "/home/user", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// defaultGrants are the [sandbox] lists of the embedded default policy,
+// read from its file: this package may not import the policy package
+// (which imports it), even in its own tests.
+func defaultGrants(t *testing.T) Grants {
+	t.Helper()
+	b, err := os.ReadFile("../shims/policy/default.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Sandbox Grants `toml:"sandbox"`
+	}
+	if err := toml.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Sandbox.System) == 0 || len(f.Sandbox.Protect) == 0 {
+		t.Fatalf("default.toml: no sandbox lists read: %+v", f.Sandbox)
+	}
+	return f.Sandbox
 }
 
 func index(ms []Mount, m Mount) int { return slices.Index(ms, m) }
@@ -170,7 +192,7 @@ func TestLayoutDenyThroughSymlinks(t *testing.T) {
 		System:    []string{"/usr"},
 		Read:      []string{"/srv/cache"},
 		Deny:      []string{"/home/u/.ssh", "/var/cache/shared/secret", "/home/u/.aws"},
-		Network:   policy.NetworkOpen,
+		Network:   NetworkOpen,
 	}
 	ms := mustLayout(t, s, f)
 	for _, m := range []Mount{

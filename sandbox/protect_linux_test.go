@@ -336,7 +336,7 @@ func TestToolchainCaches(t *testing.T) {
 // protection), and only while they are still empty.
 func TestPlaceholdersLastOneCleans(t *testing.T) {
 	ws := t.TempDir()
-	s, err := sandbox.FromPolicy(policy.Default(), ws, t.TempDir(), "")
+	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 func TestJSONPlaceholders(t *testing.T) {
 	b := requireBwrap(t)
 	ws := t.TempDir()
-	s, err := sandbox.FromPolicy(policy.Default(), ws, t.TempDir(), ws)
+	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +430,7 @@ func TestPlaceholdersHiddenFromGit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := sandbox.FromPolicy(policy.Default(), ws, t.TempDir(), ws)
+	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,6 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // macOS keeps /etc, /tmp and /var under /private behind symlinks, and
@@ -151,7 +149,7 @@ func SeatbeltProfile(s Spec) (string, error) {
 	b.line("; only inside the workspace, Write grants and the per-user temp")
 	b.line("; dirs: never the ssh-agent socket under /private/tmp or agent")
 	b.line("; sockets in the home directory (escape class 16).")
-	if s.Network == policy.NetworkOpen {
+	if s.Network == NetworkOpen {
 		b.line("(allow network-outbound (remote ip \"*:*\"))")
 		b.line("(allow network-inbound (local ip \"*:*\"))")
 		b.line("(allow network-bind (local ip \"*:*\"))")

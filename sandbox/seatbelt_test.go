@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // sexp is a parsed SBPL form: an atom, a string literal or a list.
@@ -161,7 +159,7 @@ func strs(fs []sexp) []string {
 }
 
 func TestSeatbeltInjection(t *testing.T) {
-	benign := Spec{Workspace: "/w/plain", Home: "/w", Etc: []string{"hosts"}, Deny: []string{"/w/.ssh"}, Network: policy.NetworkOff}
+	benign := Spec{Workspace: "/w/plain", Home: "/w", Etc: []string{"hosts"}, Deny: []string{"/w/.ssh"}, Network: NetworkOff}
 	ref, err := SeatbeltProfile(benign)
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +244,7 @@ func TestSeatbeltNetwork(t *testing.T) {
 	for _, c := range []struct {
 		network string
 		open    bool
-	}{{policy.NetworkOpen, true}, {policy.NetworkOff, false}, {"", false}, {"bogus", false}} {
+	}{{NetworkOpen, true}, {NetworkOff, false}, {"", false}, {"bogus", false}} {
 		p, err := SeatbeltProfile(Spec{Workspace: "/w", Network: c.network})
 		if err != nil {
 			t.Fatal(err)
@@ -265,7 +263,7 @@ func TestSeatbeltOrder(t *testing.T) {
 	// system allows and before the grants, and the Deny rules last.
 	p, err := SeatbeltProfile(Spec{
 		Workspace: "/Users/u", Home: "/Users/u", Read: []string{"/Users/u/.cargo"},
-		Deny: []string{"/Users/u/.ssh"}, Network: policy.NetworkOpen,
+		Deny: []string{"/Users/u/.ssh"}, Network: NetworkOpen,
 	})
 	if err != nil {
 		t.Fatal(err)

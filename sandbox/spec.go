@@ -4,12 +4,9 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
-
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // Spec is the platform-neutral description of one sandbox. Every path is
@@ -47,7 +44,7 @@ type Spec struct {
 	// Git holds what git needs outside the workspace (a linked
 	// worktree's common directory); see [DetectHost].
 	Git GitDirs
-	// Network is policy.NetworkOpen or policy.NetworkOff. Any other value,
+	// Network is [NetworkOpen] or [NetworkOff]. Any other value,
 	// including "", is treated as off (fail closed).
 	Network string
 	// Cwd is the directory the command starts in. It must lie inside the
@@ -58,14 +55,32 @@ type Spec struct {
 	hostDetected bool
 }
 
-// FromPolicy builds the Spec for one command from the effective policy.
+// Network modes of a [Spec].
+const (
+	NetworkOpen = "open" // the host's network is shared
+	NetworkOff  = "off"  // a loopback-only network namespace
+)
+
+// Grants are the policy's sandbox lists, as [NewSpec] takes them: paths
+// may start with "~/"; Protect entries are relative to the workspace (a
+// trailing "/" marks a directory); Etc entries are names below /etc.
+type Grants struct {
+	Network string
+	System  []string
+	Etc     []string
+	Read    []string
+	Write   []string
+	Deny    []string
+	Tools   []string
+	Caches  []string
+	Protect []string
+}
+
+// NewSpec builds the Spec for one command from the policy's grants.
 // It expands "~" and "~/x" with home, cleans every path and rejects
 // relative ones: a relative grant has no safe meaning. An empty cwd
 // means the workspace; a relative cwd is taken relative to it.
-func FromPolicy(p *policy.Policy, workspace, home, cwd string) (Spec, error) {
-	if p == nil {
-		return Spec{}, errors.New("sandbox spec: nil policy")
-	}
+func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 	if workspace == "" || !path.IsAbs(workspace) {
 		return Spec{}, fmt.Errorf("sandbox spec: workspace %q is not an absolute path", workspace)
 	}
@@ -79,47 +94,47 @@ func FromPolicy(p *policy.Policy, workspace, home, cwd string) (Spec, error) {
 		Workspace: path.Clean(workspace),
 		Home:      home,
 	}
-	switch p.Sandbox.Network {
-	case "", policy.NetworkOpen:
+	switch p.Network {
+	case "", NetworkOpen:
 		// The seed and the default policy share the host's network.
-		s.Network = policy.NetworkOpen
-	case policy.NetworkOff:
-		s.Network = policy.NetworkOff
+		s.Network = NetworkOpen
+	case NetworkOff:
+		s.Network = NetworkOff
 	default:
 		return Spec{}, fmt.Errorf("sandbox spec: unknown network mode %q (want %q or %q)",
-			p.Sandbox.Network, policy.NetworkOpen, policy.NetworkOff)
+			p.Network, NetworkOpen, NetworkOff)
 	}
 	var err error
-	if s.System, err = expandAll("system", p.Sandbox.System, home); err != nil {
+	if s.System, err = expandAll("system", p.System, home); err != nil {
 		return Spec{}, err
 	}
-	if s.Read, err = expandAll("read", p.Sandbox.Read, home); err != nil {
+	if s.Read, err = expandAll("read", p.Read, home); err != nil {
 		return Spec{}, err
 	}
-	if s.Write, err = expandAll("write", p.Sandbox.Write, home); err != nil {
+	if s.Write, err = expandAll("write", p.Write, home); err != nil {
 		return Spec{}, err
 	}
-	if s.Deny, err = expandAll("deny", p.Sandbox.Deny, home); err != nil {
+	if s.Deny, err = expandAll("deny", p.Deny, home); err != nil {
 		return Spec{}, err
 	}
 	// Tools and caches only make sense with a home directory; a missing
 	// one is skipped rather than failing every command.
 	if home != "" {
-		if s.Tools, err = expandAll("tools", p.Sandbox.Tools, home); err != nil {
+		if s.Tools, err = expandAll("tools", p.Tools, home); err != nil {
 			return Spec{}, err
 		}
-		if s.Caches, err = expandAll("caches", p.Sandbox.Caches, home); err != nil {
+		if s.Caches, err = expandAll("caches", p.Caches, home); err != nil {
 			return Spec{}, err
 		}
 	}
-	for _, rel := range p.Sandbox.Protect {
+	for _, rel := range p.Protect {
 		pr, err := protectedAt(s.Workspace, rel)
 		if err != nil {
 			return Spec{}, fmt.Errorf("sandbox spec: protect: %w", err)
 		}
 		s.Protect = appendProtected(s.Protect, pr)
 	}
-	for _, name := range p.Sandbox.Etc {
+	for _, name := range p.Etc {
 		if err := checkEtcName(name); err != nil {
 			return Spec{}, fmt.Errorf("sandbox spec: %w", err)
 		}

@@ -6,8 +6,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // Backend is a detected OS sandbox program.
@@ -92,11 +90,11 @@ func (s Status) Sandboxed() bool {
 //
 // An unknown mode is an error: nothing may run on a policy that could not
 // be understood.
-func Resolve(mode policy.Mode, b Backend, detectErr error, workspace, home string) (Status, error) {
+func Resolve(mode Mode, b Backend, detectErr error, workspace, home string) (Status, error) {
 	switch mode {
-	case policy.ModeOff:
+	case ModeOff:
 		return Status{State: StateOff, Reason: "sandbox mode is off"}, nil
-	case policy.ModeOn, policy.ModeAuto:
+	case ModeOn, ModeAuto:
 	default:
 		return Status{}, fmt.Errorf("sandbox: unknown mode %q (want auto, on or off)", mode)
 	}
@@ -104,16 +102,26 @@ func Resolve(mode policy.Mode, b Backend, detectErr error, workspace, home strin
 		detectErr = errors.New("no sandbox backend detected")
 	}
 	if detectErr != nil {
-		if mode == policy.ModeOn {
+		if mode == ModeOn {
 			return Status{}, &RefusedError{Reason: detectErr.Error(), Err: detectErr}
 		}
 		return Status{State: StateUnavailable, Reason: detectErr.Error()}, nil
 	}
 	if bad, why := Degraded(workspace, home); bad {
-		if mode == policy.ModeOn {
+		if mode == ModeOn {
 			return Status{}, &RefusedError{Reason: why + "; start from a project directory, or use sandbox mode auto to run degraded with a warning"}
 		}
 		return Status{State: StateDegraded, Backend: b, Reason: why}, nil
 	}
 	return Status{State: StateActive, Backend: b}, nil
 }
+
+// Mode says what happens when no OS sandbox backend is available.
+type Mode string
+
+// The sandbox modes.
+const (
+	ModeAuto Mode = "auto" // use the backend if present, else warn and run unsandboxed
+	ModeOn   Mode = "on"   // refuse to run without a backend
+	ModeOff  Mode = "off"  // never sandbox
+)

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 func TestResolve(t *testing.T) {
@@ -17,7 +15,7 @@ func TestResolve(t *testing.T) {
 	const home = "/home/u"
 	for _, c := range []struct {
 		name      string
-		mode      policy.Mode
+		mode      Mode
 		b         Backend
 		detectErr error
 		workspace string
@@ -26,21 +24,21 @@ func TestResolve(t *testing.T) {
 		refused   bool   // a *RefusedError
 		wantErr   bool
 	}{
-		{"off", policy.ModeOff, bw, nil, "/home/u/p", StateOff, "off (sandbox mode is off)", false, false},
-		{"off without backend", policy.ModeOff, Backend{}, notFound, "/", StateOff, "off (", false, false},
-		{"auto active", policy.ModeAuto, bw, nil, "/home/u/p", StateActive, "active (bwrap 0.8.0)", false, false},
-		{"on active", policy.ModeOn, bw, nil, "/home/u/p", StateActive, "active (bwrap 0.8.0)", false, false},
-		{"auto no backend", policy.ModeAuto, Backend{}, notFound, "/home/u/p", StateUnavailable, "unavailable (bwrap not found: install it with `apt-get install bubblewrap`)", false, false},
-		{"on no backend", policy.ModeOn, Backend{}, notFound, "/home/u/p", 0, "apt-get install bubblewrap", true, true},
-		{"on unsupported", policy.ModeOn, Backend{}, ErrUnsupported, "/home/u/p", 0, "no OS sandbox backend", true, true},
-		{"auto empty backend", policy.ModeAuto, Backend{}, nil, "/home/u/p", StateUnavailable, "unavailable (no sandbox backend detected)", false, false},
-		{"auto degraded root", policy.ModeAuto, bw, nil, "/", StateDegraded, "degraded (workspace / makes the whole filesystem writable)", false, false},
-		{"auto degraded home", policy.ModeAuto, bw, nil, "/home/u", StateDegraded, "degraded (workspace /home/u is the home directory", false, false},
-		{"auto degraded ancestor", policy.ModeAuto, bw, nil, "/home", StateDegraded, "degraded (workspace /home contains the home directory", false, false},
-		{"on degraded", policy.ModeOn, bw, nil, "/", 0, "workspace / makes the whole filesystem writable", true, true},
-		{"on degraded home", policy.ModeOn, bw, nil, "/home/u", 0, "is the home directory", true, true},
-		{"unknown mode", policy.Mode("maybe"), bw, nil, "/home/u/p", 0, "unknown mode", false, true},
-		{"empty mode", policy.Mode(""), bw, nil, "/home/u/p", 0, "unknown mode", false, true},
+		{"off", ModeOff, bw, nil, "/home/u/p", StateOff, "off (sandbox mode is off)", false, false},
+		{"off without backend", ModeOff, Backend{}, notFound, "/", StateOff, "off (", false, false},
+		{"auto active", ModeAuto, bw, nil, "/home/u/p", StateActive, "active (bwrap 0.8.0)", false, false},
+		{"on active", ModeOn, bw, nil, "/home/u/p", StateActive, "active (bwrap 0.8.0)", false, false},
+		{"auto no backend", ModeAuto, Backend{}, notFound, "/home/u/p", StateUnavailable, "unavailable (bwrap not found: install it with `apt-get install bubblewrap`)", false, false},
+		{"on no backend", ModeOn, Backend{}, notFound, "/home/u/p", 0, "apt-get install bubblewrap", true, true},
+		{"on unsupported", ModeOn, Backend{}, ErrUnsupported, "/home/u/p", 0, "no OS sandbox backend", true, true},
+		{"auto empty backend", ModeAuto, Backend{}, nil, "/home/u/p", StateUnavailable, "unavailable (no sandbox backend detected)", false, false},
+		{"auto degraded root", ModeAuto, bw, nil, "/", StateDegraded, "degraded (workspace / makes the whole filesystem writable)", false, false},
+		{"auto degraded home", ModeAuto, bw, nil, "/home/u", StateDegraded, "degraded (workspace /home/u is the home directory", false, false},
+		{"auto degraded ancestor", ModeAuto, bw, nil, "/home", StateDegraded, "degraded (workspace /home contains the home directory", false, false},
+		{"on degraded", ModeOn, bw, nil, "/", 0, "workspace / makes the whole filesystem writable", true, true},
+		{"on degraded home", ModeOn, bw, nil, "/home/u", 0, "is the home directory", true, true},
+		{"unknown mode", Mode("maybe"), bw, nil, "/home/u/p", 0, "unknown mode", false, true},
+		{"empty mode", Mode(""), bw, nil, "/home/u/p", 0, "unknown mode", false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st, err := Resolve(c.mode, c.b, c.detectErr, c.workspace, home)

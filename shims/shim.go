@@ -378,7 +378,7 @@ func (s *Shim) finish(status int) {
 // the explanations after a failure both need it).
 func (s *Shim) spec() (sandbox.Spec, error) {
 	if s.hostSpec == nil {
-		spec, err := sandbox.FromPolicy(s.Policy, s.Workspace, s.Home, s.Cwd)
+		spec, err := s.Policy.SandboxSpec(s.Workspace, s.Home, s.Cwd)
 		if err != nil {
 			return sandbox.Spec{}, err
 		}

@@ -84,7 +84,7 @@ func run(bin, noop string, n, nfiles int, size int64) error {
 	bash := "/bin/bash"
 
 	// One fresh bwrap per command, with the seed's (default) policy.
-	spec, err := sandbox.FromPolicy(pol, small, home, small)
+	spec, err := pol.SandboxSpec(small, home, small)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func run(bin, noop string, n, nfiles int, size int64) error {
 
 	sessions := map[string]*launch.Session{}
 	for name, ws := range map[string]string{"small": small, "large": large} {
-		spec, err := sandbox.FromPolicy(pol, ws, home, "")
+		spec, err := pol.SandboxSpec(ws, home, "")
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,8 @@ package policy
 import (
 	"fmt"
 	"slices"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 // Version is the only policy schema version this build understands.
@@ -110,14 +112,15 @@ type Rule struct {
 	NotMatch []string `toml:"not_match"`
 }
 
-// Mode says what happens when no OS sandbox backend is available.
-type Mode string
+// Mode says what happens when no OS sandbox backend is available; the
+// sandbox package owns the type.
+type Mode = sandbox.Mode
 
 // The sandbox modes.
 const (
-	ModeAuto Mode = "auto" // use the backend if present, else warn and run unsandboxed
-	ModeOn   Mode = "on"   // refuse to run without a backend
-	ModeOff  Mode = "off"  // never sandbox
+	ModeAuto = sandbox.ModeAuto
+	ModeOn   = sandbox.ModeOn
+	ModeOff  = sandbox.ModeOff
 )
 
 // ParseMode checks a mode name.
@@ -131,8 +134,8 @@ func ParseMode(s string) (Mode, error) {
 
 // Network modes.
 const (
-	NetworkOpen = "open"
-	NetworkOff  = "off"
+	NetworkOpen = sandbox.NetworkOpen
+	NetworkOff  = sandbox.NetworkOff
 )
 
 // Decisions, from the weakest to the strictest.
