@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // killDelay is how long Exec waits after SIGTERM, when ctx ends, before
@@ -48,7 +50,7 @@ func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdou
 func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	cmd, err := newProgram(argv, env)
 	if err != nil {
-		return 127, fmt.Errorf("launch exec: %w", err)
+		return exit.NotFound, fmt.Errorf("launch exec: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	attr := &syscall.SysProcAttr{Setpgid: true}
@@ -127,7 +129,7 @@ func waitProgram(ctx context.Context, cmd *exec.Cmd, sigc <-chan os.Signal, resi
 // exitStatus maps how a process ended to a shell's exit status.
 func exitStatus(ps *os.ProcessState) int {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
+		return exit.Signaled(int(ws.Signal()))
 	}
 	return ps.ExitCode()
 }

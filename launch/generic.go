@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -39,7 +40,7 @@ type ProgramOptions struct {
 // mode auto.
 func RunProgram(ctx context.Context, o ProgramOptions) (int, error) {
 	if len(o.Argv) == 0 || o.Argv[0] == "" {
-		return 127, errors.New("launch exec: no program given")
+		return exit.NotFound, errors.New("launch exec: no program given")
 	}
 	return RunAgent(ctx, AgentOptions{
 		Agent:     program{o.Argv},

@@ -16,6 +16,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // Start runs argv (the agent) outside the sandbox with env and returns
@@ -50,7 +52,7 @@ const outputDrain = 2 * time.Second
 func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer) (int, error) {
 	cmd, err := newProgram(argv, env)
 	if err != nil {
-		return 127, fmt.Errorf("launch: %w", err)
+		return exit.NotFound, fmt.Errorf("launch: %w", err)
 	}
 	fd := int(tty.Fd())
 

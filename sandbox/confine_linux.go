@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // Values the filter compares. The ioctl request is compared on its low
@@ -189,25 +191,25 @@ func landlockABI() (int, string) {
 // confinement cannot be applied: fail closed).
 func ConfineExec(argv []string, env []string) (int, error) {
 	if len(argv) == 0 {
-		return 64, errors.New("confine: no program")
+		return exit.Usage, errors.New("confine: no program")
 	}
 	// The Landlock domain and the filter belong to this thread; execve
 	// from it hands them to the program.
 	runtime.LockOSThread()
 	if _, err := Confine(); err != nil {
-		return 71, err
+		return exit.Sandbox, err
 	}
 	path := argv[0]
 	if !containsSlash(path) {
 		p, err := lookPathEnv(path, env)
 		if err != nil {
-			return 127, fmt.Errorf("%s: command not found", path)
+			return exit.NotFound, fmt.Errorf("%s: command not found", path)
 		}
 		path = p
 	}
 	err := unix.Exec(path, argv, env)
 	if errors.Is(err, unix.ENOENT) {
-		return 127, fmt.Errorf("%s: %w", argv[0], err)
+		return exit.NotFound, fmt.Errorf("%s: %w", argv[0], err)
 	}
 	return 126, fmt.Errorf("%s: %w", argv[0], err)
 }

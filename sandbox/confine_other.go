@@ -8,6 +8,8 @@ package sandbox
 import (
 	"errors"
 	"runtime"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // Confine is Linux-only.
@@ -23,5 +25,5 @@ func ProbeConfinement() Confinement {
 
 // ConfineExec is Linux-only.
 func ConfineExec(argv []string, env []string) (int, error) {
-	return 71, errors.New("confine: not supported on " + runtime.GOOS)
+	return exit.Sandbox, errors.New("confine: not supported on " + runtime.GOOS)
 }

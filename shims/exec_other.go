@@ -9,6 +9,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // execve runs the command as a child on systems without exec(2) and exits
@@ -23,7 +25,7 @@ func execve(argv, env []string, dir string) error {
 		os.Exit(ee.ExitCode())
 	}
 	if err != nil {
-		return &ExitError{127, err}
+		return &exit.Error{Code: exit.NotFound, Err: err}
 	}
 	os.Exit(0)
 	return nil

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // execve replaces the process, so that stdio, the exit status and signals
@@ -17,11 +19,11 @@ import (
 func execve(argv, env []string, dir string) error {
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
-		return &ExitError{127, fmt.Errorf("lite-sandbox: %w", err)}
+		return &exit.Error{Code: exit.NotFound, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	}
 	if err := os.Chdir(dir); err != nil {
-		return &ExitError{ExitSandbox, fmt.Errorf("lite-sandbox: %w", err)}
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	}
 	err = syscall.Exec(path, argv, env)
-	return &ExitError{126, fmt.Errorf("lite-sandbox: exec %s: %w", path, err)}
+	return &exit.Error{Code: 126, Err: fmt.Errorf("lite-sandbox: exec %s: %w", path, err)}
 }

@@ -20,6 +20,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -63,17 +64,8 @@ type Shim struct {
 	start  time.Time
 }
 
-// ExitError carries the exit status the process should end with.
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExitError) Error() string { return e.Err.Error() }
-func (e *ExitError) Unwrap() error { return e.Err }
-
 // New loads the policy and compiles the validator. A bad policy file is
-// an *ExitError with ExitConfig.
+// an *exit.Error with exit.Config.
 func New(o Options) (*Shim, error) {
 	getenv := o.Getenv
 	if getenv == nil {
@@ -87,7 +79,7 @@ func New(o Options) (*Shim, error) {
 	if cwd == "" {
 		var err error
 		if cwd, err = os.Getwd(); err != nil {
-			return nil, &ExitError{ExitSandbox, fmt.Errorf("working directory: %w", err)}
+			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("working directory: %w", err)}
 		}
 	}
 	if dir := getenv(contract.EnvSession); dir != "" {
@@ -102,15 +94,15 @@ func New(o Options) (*Shim, error) {
 	}
 	ws, err := canonical(ws)
 	if err != nil {
-		return nil, &ExitError{ExitUsage, fmt.Errorf("workspace: %w", err)}
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("workspace: %w", err)}
 	}
 	if cwd, err = canonical(cwd); err != nil {
-		return nil, &ExitError{ExitUsage, fmt.Errorf("working directory: %w", err)}
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("working directory: %w", err)}
 	}
 	home := getenv("HOME")
 	if home == "" {
 		if home, err = os.UserHomeDir(); err != nil {
-			return nil, &ExitError{ExitSandbox, fmt.Errorf("home directory: %w", err)}
+			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("home directory: %w", err)}
 		}
 	}
 	if h, err := filepath.EvalSymlinks(home); err == nil {
@@ -118,14 +110,14 @@ func New(o Options) (*Shim, error) {
 	}
 	p, err := policy.Load(policy.Options{UserFile: o.ConfigFile, Workspace: ws, Getenv: getenv})
 	if err != nil {
-		return nil, &ExitError{ExitConfig, err}
+		return nil, &exit.Error{Code: exit.Config, Err: err}
 	}
 	switch o.Network {
 	case "":
 	case policy.NetworkOpen, policy.NetworkOff:
 		p.Sandbox.Network = o.Network
 	default:
-		return nil, &ExitError{ExitUsage, fmt.Errorf("unknown network mode %q (want open or off)", o.Network)}
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("unknown network mode %q (want open or off)", o.Network)}
 	}
 	modeName := o.Mode
 	if modeName == "" {
@@ -136,11 +128,11 @@ func New(o Options) (*Shim, error) {
 	}
 	mode, err := policy.ParseMode(modeName)
 	if err != nil {
-		return nil, &ExitError{ExitUsage, err}
+		return nil, &exit.Error{Code: exit.Usage, Err: err}
 	}
 	v, err := validator.New(p, validator.Env{Workspace: ws, Home: home, Cwd: cwd})
 	if err != nil {
-		return nil, &ExitError{ExitConfig, fmt.Errorf("policy: %w", err)}
+		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("policy: %w", err)}
 	}
 	return &Shim{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode, validator: v, stderr: stderr, getenv: getenv}, nil
 }
@@ -151,19 +143,19 @@ func New(o Options) (*Shim, error) {
 func attach(dir, cwd string, stderr io.Writer, getenv func(string) string) (*Shim, error) {
 	a, err := contract.Attach(dir)
 	if err != nil {
-		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
+		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
 	}
 	var m contract.Meta
 	if err := a.DecodeMeta(&m); err != nil {
-		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
+		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
 	}
 	p, err := policy.LoadFrozen(filepath.Join(a.Dir, contract.PolicyName), a.PolicyTOML)
 	if err != nil {
-		return nil, &ExitError{ExitConfig, fmt.Errorf("session: %w", err)}
+		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session: %w", err)}
 	}
 	mode, err := policy.ParseMode(m.Mode)
 	if err != nil {
-		return nil, &ExitError{ExitSandbox, fmt.Errorf("session: %w", err)}
+		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
 	}
 	if c, err := canonical(cwd); err == nil {
 		cwd = c
@@ -171,7 +163,7 @@ func attach(dir, cwd string, stderr io.Writer, getenv func(string) string) (*Shi
 	// The launcher checked the rules' examples when it froze the policy.
 	v, err := validator.NewChecked(p, validator.Env{Workspace: m.Workspace, Home: m.Home, Cwd: cwd})
 	if err != nil {
-		return nil, &ExitError{ExitConfig, fmt.Errorf("session policy: %w", err)}
+		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session policy: %w", err)}
 	}
 	return &Shim{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
 		validator: v, stderr: stderr, session: a, getenv: getenv}, nil
@@ -229,7 +221,7 @@ func ShellArgv(inv Invocation) []string {
 func (s *Shim) RunShell(args []string) error {
 	inv, err := ParseArgs(args)
 	if err != nil {
-		return &ExitError{ExitUsage, err}
+		return &exit.Error{Code: exit.Usage, Err: err}
 	}
 	judged := inv.Command
 	if inner, ok := UnwrapClaude(inv.Command); ok {
@@ -239,10 +231,10 @@ func (s *Shim) RunShell(args []string) error {
 	s.result = s.Check(judged)
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
-		return &ExitError{ExitDenied, errors.New(r.Message())}
+		return &exit.Error{Code: exit.Denied, Err: errors.New(r.Message())}
 	}
 	if !within(s.Cwd, s.Workspace) {
-		return &ExitError{ExitDenied, fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
+		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
 	}
 	return s.Exec(ShellArgv(inv))
 }
@@ -252,13 +244,13 @@ func (s *Shim) RunShell(args []string) error {
 // the workspace, else in the workspace.
 func (s *Shim) RunArgv(argv []string) error {
 	if len(argv) == 0 {
-		return &ExitError{ExitUsage, errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
+		return &exit.Error{Code: exit.Usage, Err: errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
 	}
 	s.start, s.judged = time.Now(), quoteArgv(argv)
 	s.result = s.CheckArgv(argv)
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
-		return &ExitError{ExitDenied, errors.New(r.Message())}
+		return &exit.Error{Code: exit.Denied, Err: errors.New(r.Message())}
 	}
 	if !within(s.Cwd, s.Workspace) {
 		s.Cwd = s.Workspace
@@ -266,7 +258,7 @@ func (s *Shim) RunArgv(argv []string) error {
 	return s.Exec(argv)
 }
 
-// Exec runs argv inside the OS sandbox and returns an *ExitError with
+// Exec runs argv inside the OS sandbox and returns an *exit.Error with
 // its status (or, in auto mode without a backend, replaces the process
 // with it, unsandboxed after a loud warning).
 func (s *Shim) Exec(argv []string) error {
@@ -276,7 +268,7 @@ func (s *Shim) Exec(argv []string) error {
 	b, derr := sandbox.Find()
 	st, err := sandbox.Resolve(s.Mode, b, derr, s.Workspace, s.Home)
 	if err != nil {
-		return &ExitError{ExitSandbox, err}
+		return &exit.Error{Code: exit.Sandbox, Err: err}
 	}
 	env := s.childEnv(os.Environ())
 	switch st.State {
@@ -292,7 +284,7 @@ func (s *Shim) Exec(argv []string) error {
 	}
 	spec, err := s.spec()
 	if err != nil {
-		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
 	// The command starts through our own binary, which confines itself
 	// further (Landlock scopes, seccomp) inside the sandbox and then
@@ -302,20 +294,20 @@ func (s *Shim) Exec(argv []string) error {
 		exe, err = filepath.EvalSymlinks(exe)
 	}
 	if err != nil {
-		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: own executable: %w", err)}
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
 	prep, err := sandbox.Prepare(b, spec, sandbox.ConfineArgv(exe, argv))
 	if err != nil {
-		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
 	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd)
 	prep.Done()
 	if err != nil {
-		return &ExitError{ExitSandbox, fmt.Errorf("sandbox: %w", err)}
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
 	s.finish(status)
-	return &ExitError{Code: status}
+	return &exit.Error{Code: status}
 }
 
 // runForwarding runs the sandbox as a child (rather than exec'ing it, so
@@ -350,7 +342,7 @@ func runForwarding(path string, args, env []string, dir string) (int, error) {
 	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
 	case ok && ws.Signaled():
-		return 128 + int(ws.Signal()), nil
+		return exit.Signaled(int(ws.Signal())), nil
 	case ok && ws.Exited():
 		return ws.ExitStatus(), nil
 	case err != nil:
@@ -459,11 +451,11 @@ func (s *Shim) execInSession(argv []string) error {
 		s.finish(status)
 		os.Exit(status)
 	case errors.As(err, &se):
-		return &ExitError{status, fmt.Errorf("lite-sandbox: %w", err)}
+		return &exit.Error{Code: status, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	case errors.Is(err, worker.ErrWorkerDied):
-		return &ExitError{ExitSandbox, fmt.Errorf("lite-sandbox: the session's sandbox died while the command ran; it was not run again: %w", err)}
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: the session's sandbox died while the command ran; it was not run again: %w", err)}
 	}
-	return &ExitError{ExitSandbox, fmt.Errorf("lite-sandbox: session: %w", err)}
+	return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: session: %w", err)}
 }
 
 // childEnv is the environment a sandboxed command gets: the policy's

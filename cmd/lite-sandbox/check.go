@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -36,7 +37,7 @@ func (c *CheckCmd) Run(g *Globals, io stdio) error {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("no command given (usage: lite-sandbox check -- 'COMMAND')")}
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("no command given (usage: lite-sandbox check -- 'COMMAND')")}
 	}
 	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Stderr: io.err})
 	if err != nil {
@@ -62,7 +63,7 @@ func (c *CheckCmd) Run(g *Globals, io stdio) error {
 		}
 	}
 	if !r.Allowed() {
-		return silentStatus(1)
+		return silentStatus(exit.Failed)
 	}
 	return nil
 }

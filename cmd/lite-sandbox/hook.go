@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims"
@@ -30,11 +31,11 @@ type HookCmd struct {
 func (c *HookCmd) Run(g *Globals, io stdio) error {
 	a, err := launch.Adapter(c.Agent)
 	if err != nil {
-		return &shims.ExitError{Code: shims.ExitUsage, Err: err}
+		return &exit.Error{Code: exit.Usage, Err: err}
 	}
 	h, ok := a.(agents.Hooker)
 	if !ok {
-		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("%s takes no hook (its routing is not hook-based)", c.Agent)}
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("%s takes no hook (its routing is not hook-based)", c.Agent)}
 	}
 	in, err := readAll(os.Stdin)
 	var out []byte

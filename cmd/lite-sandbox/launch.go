@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims"
@@ -35,10 +36,10 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	var agentErr error
 	if c.Agent != "exec" {
 		if _, agentErr = launch.Adapter(c.Agent); agentErr != nil {
-			return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("%w, or exec", agentErr)}
+			return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("%w, or exec", agentErr)}
 		}
 	} else if len(argv) == 0 {
-		return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
 	}
 	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Stderr: io.err, Getenv: outsideSession})
 	if err != nil {
@@ -46,7 +47,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	}
 	if c.Agent == "exec" {
 		if c.DryRun {
-			return &shims.ExitError{Code: shims.ExitUsage, Err: fmt.Errorf("--dry-run applies to agents (exec generates nothing: it runs the program with SHELL set to the session's shim)")}
+			return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("--dry-run applies to agents (exec generates nothing: it runs the program with SHELL set to the session's shim)")}
 		}
 		status, err := launch.RunProgram(context.Background(), launch.ProgramOptions{
 			Policy:    s.Policy,
@@ -59,7 +60,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 			Stderr:    io.err,
 		})
 		if err != nil {
-			return &shims.ExitError{Code: shims.ExitSandbox, Err: err}
+			return &exit.Error{Code: exit.Sandbox, Err: err}
 		}
 		return silentStatus(status)
 	}
@@ -80,9 +81,9 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	var nie *launch.NotInstalledError
 	switch {
 	case errors.As(err, &nie):
-		return &shims.ExitError{Code: shims.ExitNotInstalled, Err: err}
+		return &exit.Error{Code: exit.NotFound, Err: err}
 	case err != nil:
-		return &shims.ExitError{Code: shims.ExitSandbox, Err: err}
+		return &exit.Error{Code: exit.Sandbox, Err: err}
 	}
 	return silentStatus(status)
 }

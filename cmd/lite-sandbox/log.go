@@ -12,7 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 )
 
@@ -27,7 +27,7 @@ type LogCmd struct {
 func (c *LogCmd) Run(g *Globals, io stdio) error {
 	dir, err := audit.Dir(os.Getenv)
 	if err != nil {
-		return &shims.ExitError{Code: 1, Err: err}
+		return &exit.Error{Code: exit.Failed, Err: err}
 	}
 	recs, err := audit.Read(dir)
 	if err != nil {
@@ -35,7 +35,7 @@ func (c *LogCmd) Run(g *Globals, io stdio) error {
 			fmt.Fprintln(io.err, "lite-sandbox: no commands logged yet")
 			return nil
 		}
-		return &shims.ExitError{Code: 1, Err: err}
+		return &exit.Error{Code: exit.Failed, Err: err}
 	}
 	if !c.All {
 		id := c.Session
@@ -53,7 +53,7 @@ func (c *LogCmd) Run(g *Globals, io stdio) error {
 			}
 		}
 		if len(sel) == 0 {
-			return &shims.ExitError{Code: 1, Err: fmt.Errorf("no commands of session %s in %s", id, dir)}
+			return &exit.Error{Code: exit.Failed, Err: fmt.Errorf("no commands of session %s in %s", id, dir)}
 		}
 		recs = sel
 	}

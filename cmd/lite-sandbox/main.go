@@ -16,10 +16,10 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
-	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
 // Globals are the flags every subcommand takes.
@@ -60,7 +60,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 2 && args[1] == launch.WorkerCommand {
 		err := worker.ServeFD(3)
 		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
-		return shims.ExitSandbox
+		return exit.Sandbox
 	}
 	// Inside the sandbox, before the command: confine, then exec.
 	if len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--" {
@@ -82,7 +82,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "lite-sandbox: bug: %v\n", err)
-		return 70
+		return exit.Software
 	}
 	code, done := func() (code int, done bool) {
 		defer func() {
@@ -97,7 +97,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		ctx, err := parser.Parse(args[1:])
 		if err != nil {
 			fmt.Fprintf(stderr, "lite-sandbox: %v (see lite-sandbox --help)\n", err)
-			return shims.ExitUsage, true
+			return exit.Usage, true
 		}
 		ctx.Bind(stdio{stdout, stderr})
 		return exitCode(ctx.Run(&cli.Globals), stderr), true
@@ -121,7 +121,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	var ee *shims.ExitError
+	var ee *exit.Error
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
 			msg := ee.Err.Error()
@@ -137,7 +137,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return int(st)
 	}
 	fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
-	return 1
+	return exit.Failed
 }
 
 // silentStatus is an exit status whose message was already printed.

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // ServeFD is the worker's entry point: it serves the listening Unix
@@ -232,7 +234,7 @@ func start(req Request, fds []int) (pid, status int, err error) {
 	if err != nil {
 		status = 126
 		if errors.Is(err, unix.ENOENT) {
-			status = 127
+			status = exit.NotFound
 		}
 		return 0, status, fmt.Errorf("%s: %w", req.Argv[0], err)
 	}
@@ -276,7 +278,7 @@ func lookPath(req Request) (string, int, error) {
 	if denied {
 		return "", 126, fmt.Errorf("%s: permission denied", name)
 	}
-	return "", 127, fmt.Errorf("%s: command not found", name)
+	return "", exit.NotFound, fmt.Errorf("%s: command not found", name)
 }
 
 // supervise forwards the client's signals to the command's process group
@@ -352,7 +354,7 @@ func supervise(pid int, r io.Reader) int {
 	case ws.Exited():
 		return ws.ExitStatus()
 	case ws.Signaled():
-		return 128 + int(ws.Signal())
+		return exit.Signaled(int(ws.Signal()))
 	}
-	return 128
+	return exit.Signaled(0) // neither exited nor signalled: unknown
 }
