@@ -25,22 +25,11 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/explain"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
-
-// Options say where a shim or a one-off run gets its settings. Empty
-// fields fall back to the environment, then to defaults.
-type Options struct {
-	ConfigFile string // policy file; else $LITE_SANDBOX_CONFIG, else XDG
-	Workspace  string // else $LITE_SANDBOX_WORKSPACE, else Cwd
-	Mode       string // auto, on or off; else $LITE_SANDBOX_MODE, else the policy's
-	Network    string // open or off; else the policy's
-	Cwd        string // else the process's working directory
-	Stderr     io.Writer
-	Getenv     func(string) string
-}
 
 // Shim holds what one command needs: the frozen policy, the places, the
 // validator.
@@ -55,6 +44,7 @@ type Shim struct {
 	stderr    io.Writer
 	session   *contract.Attached // set inside a session: commands go to its worker
 	hostSpec  *sandbox.Spec      // see spec
+	agent     string             // the launched agent, for its command wrapper
 	getenv    func(string) string
 
 	// For the audit log and the denial hints: the command as judged,
@@ -64,128 +54,18 @@ type Shim struct {
 	start  time.Time
 }
 
-// New loads the policy and compiles the validator. A bad policy file is
-// an *exit.Error with exit.Config.
-func New(o Options) (*Shim, error) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	stderr := o.Stderr
+// New compiles the validator of a loaded configuration (see
+// [config.Load]). stderr is where warnings go; nil means os.Stderr.
+func New(c *config.Config, stderr io.Writer) (*Shim, error) {
 	if stderr == nil {
 		stderr = os.Stderr
 	}
-	cwd := o.Cwd
-	if cwd == "" {
-		var err error
-		if cwd, err = os.Getwd(); err != nil {
-			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("working directory: %w", err)}
-		}
-	}
-	if dir := getenv(contract.EnvSession); dir != "" {
-		return attach(dir, cwd, stderr, getenv)
-	}
-	ws := o.Workspace
-	if ws == "" {
-		ws = getenv(contract.EnvWorkspace)
-	}
-	if ws == "" {
-		ws = cwd
-	}
-	ws, err := canonical(ws)
+	v, err := c.Validator()
 	if err != nil {
-		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("workspace: %w", err)}
+		return nil, err
 	}
-	if cwd, err = canonical(cwd); err != nil {
-		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("working directory: %w", err)}
-	}
-	home := getenv("HOME")
-	if home == "" {
-		if home, err = os.UserHomeDir(); err != nil {
-			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("home directory: %w", err)}
-		}
-	}
-	if h, err := filepath.EvalSymlinks(home); err == nil {
-		home = h
-	}
-	p, err := policy.Load(policy.Options{UserFile: o.ConfigFile, Workspace: ws, Getenv: getenv})
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Config, Err: err}
-	}
-	switch o.Network {
-	case "":
-	case policy.NetworkOpen, policy.NetworkOff:
-		p.Sandbox.Network = o.Network
-	default:
-		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("unknown network mode %q (want open or off)", o.Network)}
-	}
-	modeName := o.Mode
-	if modeName == "" {
-		modeName = getenv(contract.EnvMode)
-	}
-	if modeName == "" {
-		modeName = p.Sandbox.Mode
-	}
-	mode, err := policy.ParseMode(modeName)
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Usage, Err: err}
-	}
-	v, err := validator.New(p, validator.Env{Workspace: ws, Home: home, Cwd: cwd})
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("policy: %w", err)}
-	}
-	return &Shim{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode, validator: v, stderr: stderr, getenv: getenv}, nil
-}
-
-// attach makes a shim of a session: the session's frozen policy and
-// places, whatever the environment or the workspace's files say now, so
-// that nothing changes the policy mid-session. Any problem fails closed.
-func attach(dir, cwd string, stderr io.Writer, getenv func(string) string) (*Shim, error) {
-	a, err := contract.Attach(dir)
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
-	}
-	var m contract.Meta
-	if err := a.DecodeMeta(&m); err != nil {
-		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
-	}
-	p, err := policy.LoadFrozen(filepath.Join(a.Dir, contract.PolicyName), a.PolicyTOML)
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session: %w", err)}
-	}
-	mode, err := policy.ParseMode(m.Mode)
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
-	}
-	if c, err := canonical(cwd); err == nil {
-		cwd = c
-	}
-	// The launcher checked the rules' examples when it froze the policy.
-	v, err := validator.NewChecked(p, validator.Env{Workspace: m.Workspace, Home: m.Home, Cwd: cwd})
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session policy: %w", err)}
-	}
-	return &Shim{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
-		validator: v, stderr: stderr, session: a, getenv: getenv}, nil
-}
-
-func canonical(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", p)
-	}
-	return real, nil
+	return &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Mode: c.Mode,
+		validator: v, stderr: stderr, session: c.Session, agent: c.Agent, getenv: c.Getenv}, nil
 }
 
 // Check judges a command string.

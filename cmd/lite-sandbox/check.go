@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // CheckCmd is `lite-sandbox check [--json] -- 'COMMAND'`.
@@ -39,11 +39,11 @@ func (c *CheckCmd) Run(g *Globals, io stdio) error {
 	if len(args) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("no command given (usage: lite-sandbox check -- 'COMMAND')")}
 	}
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Stderr: io.err})
+	_, v, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace})
 	if err != nil {
 		return err
 	}
-	r := s.Check(strings.Join(args, " "))
+	r := v.Check(strings.Join(args, " "))
 	if c.JSON {
 		b, _ := json.MarshalIndent(checkJSON{r.Decision, r.RuleID, r.Reason, r.Hint, r.Line, r.Col, r.Command}, "", "  ")
 		fmt.Fprintln(io.out, string(b))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // DoctorCmd is `lite-sandbox doctor`.
@@ -21,7 +21,7 @@ type DoctorCmd struct {
 
 // Run prints the report. It fails only when the policy does not load.
 func (c *DoctorCmd) Run(g *Globals, io stdio) error {
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Stderr: io.err})
+	s, _, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox})
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // HookCmd is `lite-sandbox hook codex|crush`: the PreToolUse hook that
@@ -42,14 +42,14 @@ func (c *HookCmd) Run(g *Globals, io stdio) error {
 	code := 0
 	if err != nil {
 		out, code = h.Hook(nil, denyAll(err), "")
-	} else if s, serr := shims.New(shims.Options{ConfigFile: g.Config, Stderr: io.err}); serr != nil {
+	} else if _, v, serr := load(config.Options{ConfigFile: g.Config}); serr != nil {
 		// Fail closed: a hook that cannot judge denies.
 		out, code = h.Hook(in, denyAll(serr), "")
 	} else if shim := shimPath(); shim == "" {
 		out, code = h.Hook(in, denyAll(fmt.Errorf("no session (%s is not set)", contract.EnvSession)), "")
 	} else {
 		out, code = h.Hook(in, func(cmd string) agents.Verdict {
-			r := s.Check(cmd)
+			r := v.Check(cmd)
 			return agents.Verdict{Allowed: r.Allowed(), Message: r.Message()}
 		}, shim)
 	}

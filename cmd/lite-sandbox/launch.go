@@ -13,7 +13,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // LaunchCmd is `lite-sandbox launch [flags] AGENT [-- ARGS...]`.
@@ -41,7 +41,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	} else if len(argv) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
 	}
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Stderr: io.err, Getenv: outsideSession})
+	s, _, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Getenv: outsideSession})
 	if err != nil {
 		return err
 	}

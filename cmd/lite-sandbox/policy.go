@@ -4,7 +4,7 @@
 package main
 
 import (
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // PolicyCmd is `lite-sandbox policy`.
@@ -14,7 +14,7 @@ type PolicyCmd struct {
 
 // Run prints the merged policy.
 func (c *PolicyCmd) Run(g *Globals, io stdio) error {
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Stderr: io.err})
+	s, _, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace})
 	if err != nil {
 		return err
 	}

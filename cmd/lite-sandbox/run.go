@@ -3,7 +3,10 @@
 
 package main
 
-import "github.com/lite-sandbox/lite-sandbox/shims"
+import (
+	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
+)
 
 // RunCmd is `lite-sandbox run [flags] -- CMD [ARGS...]`.
 type RunCmd struct {
@@ -19,7 +22,11 @@ func (c *RunCmd) Run(g *Globals, io stdio) error {
 	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
 	}
-	s, err := shims.New(shims.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Stderr: io.err})
+	cfg, err := config.Load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network})
+	if err != nil {
+		return err
+	}
+	s, err := shims.New(cfg, io.err)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // ShimCmd is `lite-sandbox shim -c CMD`: the same as running the binary
@@ -20,8 +21,12 @@ func (c *ShimCmd) Run(g *Globals, io stdio) error {
 	return runShim(c.Args, g.Config, io.err)
 }
 
-func runShim(args []string, config string, stderr io.Writer) error {
-	s, err := shims.New(shims.Options{ConfigFile: config, Stderr: stderr})
+func runShim(args []string, configFile string, stderr io.Writer) error {
+	c, err := config.Load(config.Options{ConfigFile: configFile})
+	if err != nil {
+		return err
+	}
+	s, err := shims.New(c, stderr)
 	if err != nil {
 		return err
 	}

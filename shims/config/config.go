@@ -1,0 +1,181 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package config loads what one run of lite-sandbox works with: the
+// effective policy, the workspace, the home and working directories and
+// the sandbox mode, from the flags, the environment and the policy files,
+// or, inside a session, from the session's frozen copy. The shim, `run`,
+// `check`, `doctor`, `policy`, `launch` and the hook command all start
+// here.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+)
+
+// Options say where a run gets its settings. Empty fields fall back to
+// the environment, then to defaults.
+type Options struct {
+	ConfigFile string // policy file; else $LITE_SANDBOX_CONFIG, else XDG
+	Workspace  string // else $LITE_SANDBOX_WORKSPACE, else Cwd
+	Mode       string // auto, on or off; else $LITE_SANDBOX_MODE, else the policy's
+	Network    string // open or off; else the policy's
+	Cwd        string // else the process's working directory
+	Getenv     func(string) string
+}
+
+// Config is one run's settings.
+type Config struct {
+	Policy    *policy.Policy
+	Workspace string // absolute, symlinks resolved
+	Home      string
+	Cwd       string
+	Mode      policy.Mode
+	// Session is set inside a session ($LITE_SANDBOX_SESSION): the
+	// policy and places above are its frozen ones.
+	Session *contract.Attached
+	// Agent is the launched agent's name (the session's, else
+	// $LITE_SANDBOX_AGENT); "" when lite-sandbox did not launch one.
+	Agent string
+	// Getenv reads the environment the configuration came from.
+	Getenv func(string) string
+}
+
+// Load loads the configuration. Errors are *exit.Error: a bad policy file
+// has exit.Config, a bad flag exit.Usage, a broken session exit.Sandbox.
+func Load(o Options) (*Config, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cwd := o.Cwd
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("working directory: %w", err)}
+		}
+	}
+	if dir := getenv(contract.EnvSession); dir != "" {
+		return attach(dir, cwd, getenv)
+	}
+	ws := o.Workspace
+	if ws == "" {
+		ws = getenv(contract.EnvWorkspace)
+	}
+	if ws == "" {
+		ws = cwd
+	}
+	ws, err := canonical(ws)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("workspace: %w", err)}
+	}
+	if cwd, err = canonical(cwd); err != nil {
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("working directory: %w", err)}
+	}
+	home := getenv("HOME")
+	if home == "" {
+		if home, err = os.UserHomeDir(); err != nil {
+			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("home directory: %w", err)}
+		}
+	}
+	if h, err := filepath.EvalSymlinks(home); err == nil {
+		home = h
+	}
+	p, err := policy.Load(policy.Options{UserFile: o.ConfigFile, Workspace: ws, Getenv: getenv})
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Config, Err: err}
+	}
+	switch o.Network {
+	case "":
+	case policy.NetworkOpen, policy.NetworkOff:
+		p.Sandbox.Network = o.Network
+	default:
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("unknown network mode %q (want open or off)", o.Network)}
+	}
+	modeName := o.Mode
+	if modeName == "" {
+		modeName = getenv(contract.EnvMode)
+	}
+	if modeName == "" {
+		modeName = p.Sandbox.Mode
+	}
+	mode, err := policy.ParseMode(modeName)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Usage, Err: err}
+	}
+	return &Config{Policy: p, Workspace: ws, Home: home, Cwd: cwd, Mode: mode,
+		Agent: getenv(contract.EnvAgent), Getenv: getenv}, nil
+}
+
+// attach loads a session's configuration: its frozen policy and places,
+// whatever the environment or the workspace's files say now, so that
+// nothing changes the policy mid-session. Any problem fails closed.
+func attach(dir, cwd string, getenv func(string) string) (*Config, error) {
+	a, err := contract.Attach(dir)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
+	}
+	var m contract.Meta
+	if err := a.DecodeMeta(&m); err != nil {
+		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
+	}
+	p, err := policy.LoadFrozen(filepath.Join(a.Dir, contract.PolicyName), a.PolicyTOML)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session: %w", err)}
+	}
+	mode, err := policy.ParseMode(m.Mode)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
+	}
+	if c, err := canonical(cwd); err == nil {
+		cwd = c
+	}
+	return &Config{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
+		Session: a, Agent: m.Agent, Getenv: getenv}, nil
+}
+
+// Validator compiles the policy's rules for this run's places. A
+// session's policy was checked (its rules' examples) when the launcher
+// froze it, so it is only compiled.
+func (c *Config) Validator() (*validator.Validator, error) {
+	env := validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd}
+	if c.Session != nil {
+		v, err := validator.NewChecked(c.Policy, env)
+		if err != nil {
+			return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session policy: %w", err)}
+		}
+		return v, nil
+	}
+	v, err := validator.New(c.Policy, env)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("policy: %w", err)}
+	}
+	return v, nil
+}
+
+// canonical makes p an absolute directory path with symlinks resolved.
+func canonical(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", p)
+	}
+	return real, nil
+}
