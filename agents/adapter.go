@@ -18,6 +18,8 @@ import (
 type Agent interface {
 	// Name is what `lite-sandbox launch NAME` takes.
 	Name() string
+	// Info says which binary is the agent's CLI and how to install it.
+	Info() Info
 	// Detect finds the CLI and its version. A missing CLI is an error
 	// that names the install command.
 	Detect(ctx context.Context) (Detected, error)
@@ -34,6 +36,15 @@ type Hooker interface {
 	// returns what to print on stdout and the exit status. It never
 	// fails open: any error denies the call.
 	Hook(in []byte, check Checker, shim string) (out []byte, code int)
+}
+
+// Unwrapper is implemented by agents that put a shell script of their
+// own around every command of the model (Claude Code). The shim of that
+// agent's sessions judges and explains the model's command inside it.
+type Unwrapper interface {
+	// Unwrap returns the model's command; ok is false when script is not
+	// exactly the wrapper's shape (the shim then judges all of it).
+	Unwrap(script string) (cmd string, ok bool)
 }
 
 // Checker judges a command string with the session's frozen policy.

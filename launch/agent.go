@@ -94,7 +94,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		if err != nil {
 			return -1, err
 		}
-		env := routingEnv(info, o.Mode, true)
+		env := routingEnv(info, o.Agent.Name(), o.Mode, true)
 		return 0, printPlan(o.Stdout, info, plan, env)
 	}
 
@@ -124,7 +124,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		if info.SharedDir != "" {
 			shared = append(shared, info.SharedDir)
 		}
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, shared...)
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, o.Agent.Name(), shared...)
 		if err != nil {
 			return -1, err
 		}
@@ -159,7 +159,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	for _, w := range plan.Warnings {
 		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
 	}
-	env := applyEnv(environ, routingEnv(info, o.Mode, st.Sandboxed()), plan)
+	env := applyEnv(environ, routingEnv(info, o.Agent.Name(), o.Mode, st.Sandboxed()), plan)
 	return Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
 }
 
@@ -188,18 +188,18 @@ func warnState(w io.Writer, st sandbox.Status) {
 
 // routingEnv is what the launcher itself sets for the agent: SHELL and
 // LITE_SANDBOX_SHIM at the shim, and the session (or, without a worker,
-// the workspace and mode for the shim).
-func routingEnv(info agents.Session, mode policy.Mode, session bool) []string {
+// the workspace, mode and agent for the shim).
+func routingEnv(info agents.Session, agent string, mode policy.Mode, session bool) []string {
 	env := []string{"SHELL=" + info.Shim, contract.EnvShim + "=" + info.Shim}
 	if session {
 		return append(env, contract.EnvSession+"="+info.Dir)
 	}
-	return append(env, contract.EnvWorkspace+"="+info.Workspace, contract.EnvMode+"="+string(mode))
+	return append(env, contract.EnvWorkspace+"="+info.Workspace, contract.EnvMode+"="+string(mode), contract.EnvAgent+"="+agent)
 }
 
 // routingNames are always removed from the inherited environment: an
 // agent started from inside another session must not see two.
-var routingNames = []string{"SHELL", contract.EnvShim, contract.EnvSession, contract.EnvWorkspace, contract.EnvMode}
+var routingNames = []string{"SHELL", contract.EnvShim, contract.EnvSession, contract.EnvWorkspace, contract.EnvMode, contract.EnvAgent}
 
 // applyEnv returns base without the routing variables and the plan's
 // Unset and Env names, then routing, then the plan's Env.

@@ -17,7 +17,7 @@ import (
 // Unset names removed, and its Env set last.
 func TestApplyEnv(t *testing.T) {
 	base := []string{"HOME=/h", "SHELL=/bin/zsh", "LITE_SANDBOX_SESSION=/old", "CRUSH_CLIENT_SERVER=true", "CLAUDE_CODE_SHELL=/bin/bash", "PATH=/bin"}
-	routing := routingEnv(agents.Session{Dir: "/s", Shim: "/s/bin/bash"}, "auto", true)
+	routing := routingEnv(agents.Session{Dir: "/s", Shim: "/s/bin/bash"}, "claude", "auto", true)
 	got := applyEnv(base, routing, agents.Plan{
 		Env:   []string{"CLAUDE_CODE_SHELL=/s/bin/bash"},
 		Unset: []string{"CRUSH_CLIENT_SERVER"},

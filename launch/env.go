@@ -15,5 +15,5 @@ import (
 // dropped, so that the agent cannot see two.
 func AgentEnv(base []string, dir string) []string {
 	info := agents.Session{Dir: dir, Shim: contract.Shim(dir)}
-	return applyEnv(base, routingEnv(info, "", true), agents.Plan{})
+	return applyEnv(base, routingEnv(info, "", "", true), agents.Plan{})
 }

@@ -62,6 +62,8 @@ type program struct{ argv []string }
 
 func (program) Name() string { return "exec" }
 
+func (program) Info() agents.Info { return agents.Info{Name: "exec"} }
+
 func (p program) Detect(context.Context) (agents.Detected, error) {
 	return agents.Detected{Path: p.argv[0]}, nil
 }
@@ -72,8 +74,8 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 
 // openSession freezes the policy and opens a session for the workspace,
 // with extra read-write paths (an adapter's shared directory) added to
-// the sandbox.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe string, write ...string) (*Session, error) {
+// the sandbox; the session records the agent for its shims.
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent string, write ...string) (*Session, error) {
 	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
@@ -88,6 +90,6 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		Backend:    b,
 		Exe:        exe,
 		PolicyTOML: frozen,
-		Meta:       contract.Meta{Workspace: workspace, Home: home, Mode: string(mode)},
+		Meta:       contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent},
 	})
 }

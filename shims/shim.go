@@ -20,6 +20,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
@@ -104,7 +105,7 @@ func (s *Shim) RunShell(args []string) error {
 		return &exit.Error{Code: exit.Usage, Err: err}
 	}
 	judged := inv.Command
-	if inner, ok := UnwrapClaude(inv.Command); ok {
+	if inner, ok := registry.Unwrap(s.agent, inv.Command); ok {
 		judged = inner
 	}
 	s.start, s.judged = time.Now(), judged

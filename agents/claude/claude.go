@@ -22,14 +22,16 @@ type Agent struct{}
 func New() Agent { return Agent{} }
 
 // Name is "claude".
-func (Agent) Name() string { return "claude" }
+func (Agent) Name() string { return info.Name }
+
+// info is the Claude Code CLI.
+var info = agents.Info{Name: "claude", Binary: "claude", Install: "npm install -g @anthropic-ai/claude-code"}
+
+// Info returns the CLI's binary and install command.
+func (Agent) Info() agents.Info { return info }
 
 // Detect runs `claude --version`.
 func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
-	info, err := agents.Lookup("claude")
-	if err != nil {
-		return agents.Detected{}, err
-	}
 	return info.DetectBinary(ctx, "--version")
 }
 

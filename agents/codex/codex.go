@@ -26,14 +26,16 @@ type Agent struct{}
 func New() Agent { return Agent{} }
 
 // Name is "codex".
-func (Agent) Name() string { return "codex" }
+func (Agent) Name() string { return info.Name }
+
+// info is the Codex CLI CLI.
+var info = agents.Info{Name: "codex", Binary: "codex", Install: "npm install -g @openai/codex"}
+
+// Info returns the CLI's binary and install command.
+func (Agent) Info() agents.Info { return info }
 
 // Detect runs `codex --version`.
 func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
-	info, err := agents.Lookup("codex")
-	if err != nil {
-		return agents.Detected{}, err
-	}
 	return info.DetectBinary(ctx, "--version")
 }
 

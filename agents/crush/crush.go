@@ -28,14 +28,16 @@ type Agent struct{}
 func New() Agent { return Agent{} }
 
 // Name is "crush".
-func (Agent) Name() string { return "crush" }
+func (Agent) Name() string { return info.Name }
+
+// info is the Crush CLI.
+var info = agents.Info{Name: "crush", Binary: "crush", Install: "npm install -g @charmland/crush"}
+
+// Info returns the CLI's binary and install command.
+func (Agent) Info() agents.Info { return info }
 
 // Detect runs `crush --version`.
 func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
-	info, err := agents.Lookup("crush")
-	if err != nil {
-		return agents.Detected{}, err
-	}
 	return info.DetectBinary(ctx, "--version")
 }
 

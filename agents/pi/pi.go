@@ -34,14 +34,16 @@ type Agent struct{}
 func New() Agent { return Agent{} }
 
 // Name is "pi".
-func (Agent) Name() string { return "pi" }
+func (Agent) Name() string { return info.Name }
+
+// info is the pi CLI.
+var info = agents.Info{Name: "pi", Binary: "pi", Install: "npm install -g @earendil-works/pi-coding-agent"}
+
+// Info returns the CLI's binary and install command.
+func (Agent) Info() agents.Info { return info }
 
 // Detect runs `pi --version`.
 func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
-	info, err := agents.Lookup("pi")
-	if err != nil {
-		return agents.Detected{}, err
-	}
 	return info.DetectBinary(ctx, "--version")
 }
 

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
@@ -48,7 +48,8 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	fmt.Fprintf(w, "workspace: %s\n", s.Workspace)
 	fmt.Fprintf(w, "mode: %s\n", s.Mode)
 	fmt.Fprintf(w, "policy files: %v\n", s.Policy.Sources)
-	for _, a := range agents.Known {
+	for _, ag := range registry.All() {
+		a := ag.Info()
 		if p, err := a.Path(); err == nil {
 			fmt.Fprintf(w, "agent %s: %s\n", a.Name, p)
 		} else {

@@ -9,19 +9,20 @@ import (
 	"os"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
-// HookCmd is `lite-sandbox hook codex|crush`: the PreToolUse hook that
+// HookCmd is `lite-sandbox hook NAME` (an agent of registry.HookNames:
+// codex, crush): the PreToolUse hook that
 // `lite-sandbox launch` installs for agents whose shell cannot be
 // replaced by a path. It reads the hook's JSON on stdin and answers with
 // a rewrite through the session's shim, or a denial with the validator's
 // reason.
 type HookCmd struct {
-	Agent string `arg:"" help:"codex or crush."`
+	Agent string `arg:"" help:"${hook_agents}."`
 }
 
 // Run answers one hook call. The session comes from the environment the
@@ -29,7 +30,7 @@ type HookCmd struct {
 // shim falls back to $LITE_SANDBOX_WORKSPACE and the policy files, as a
 // launch without a sandbox backend sets them.
 func (c *HookCmd) Run(g *Globals, io stdio) error {
-	a, err := launch.Adapter(c.Agent)
+	a, err := registry.Lookup(c.Agent)
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: err}
 	}

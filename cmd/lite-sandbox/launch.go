@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
@@ -22,7 +23,7 @@ type LaunchCmd struct {
 	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
 	Network   string   `help:"open (the host's network) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,off," default:""`
 	DryRun    bool     `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
-	Agent     string   `arg:"" help:"exec (any program that honours $$SHELL), or an agent: claude, codex, crush, pi."`
+	Agent     string   `arg:"" help:"exec (any program that honours $$SHELL), or an agent: ${agents}."`
 	Args      []string `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
 }
 
@@ -35,7 +36,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	}
 	var agentErr error
 	if c.Agent != "exec" {
-		if _, agentErr = launch.Adapter(c.Agent); agentErr != nil {
+		if _, agentErr = registry.Lookup(c.Agent); agentErr != nil {
 			return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("%w, or exec", agentErr)}
 		}
 	} else if len(argv) == 0 {
@@ -64,7 +65,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 		}
 		return silentStatus(status)
 	}
-	a, _ := launch.Adapter(c.Agent)
+	a, _ := registry.Lookup(c.Agent)
 	status, err := launch.RunAgent(context.Background(), launch.AgentOptions{
 		Agent:     a,
 		Args:      argv,

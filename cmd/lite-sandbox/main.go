@@ -16,6 +16,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
@@ -78,7 +79,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitPanic(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": version()},
+		kong.Vars{
+			"version":     version(),
+			"agents":      strings.Join(registry.Names(), ", "),
+			"hook_agents": strings.Join(registry.HookNames(), " or "),
+		},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "lite-sandbox: bug: %v\n", err)

@@ -1,11 +1,11 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package shims
+package claude
 
 import "testing"
 
-func TestUnwrapClaude(t *testing.T) {
+func TestUnwrap(t *testing.T) {
 	snap := "source /root/.claude/shell-snapshots/snapshot-bash-1-abc.sh 2>/dev/null || true && "
 	tail := " && pwd -P >| /tmp/claude-1a2b-cwd"
 	for _, tc := range []struct {
@@ -27,7 +27,7 @@ func TestUnwrapClaude(t *testing.T) {
 		{"background", snap + "shopt -u extglob 2>/dev/null || true && eval ls < /dev/null" + tail + " &", "", false},
 		{"does not parse", "eval 'ls && pwd -P", "", false},
 	} {
-		got, ok := UnwrapClaude(tc.script)
+		got, ok := Unwrap(tc.script)
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("%s: got %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
 		}

@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package shims
+package claude
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// UnwrapClaude recognises the wrapper Claude Code puts around every Bash
-// tool call (shared/docs/agents.md §3.3):
+// Unwrap recognises the wrapper Claude Code puts around every Bash
+// tool call (docs/agents.md#claude-code):
 //
 //	source SNAP 2>/dev/null || true && shopt -u extglob 2>/dev/null || true &&
 //	eval 'CMD' < /dev/null && pwd -P >| CWDFILE
@@ -24,7 +24,7 @@ import (
 // Anything that differs from the shape returns ok == false, and the
 // caller validates the whole string as it is (which still unwraps eval
 // recursively, so nothing escapes validation either way).
-func UnwrapClaude(script string) (cmd string, ok bool) {
+func Unwrap(script string) (cmd string, ok bool) {
 	if !strings.Contains(script, "eval") || !strings.Contains(script, "pwd -P") {
 		return "", false
 	}
@@ -88,6 +88,9 @@ func UnwrapClaude(script string) (cmd string, ok bool) {
 	}
 	return model, true
 }
+
+// Unwrap is [Unwrap]: Claude's adapter is an [agents.Unwrapper].
+func (Agent) Unwrap(script string) (cmd string, ok bool) { return Unwrap(script) }
 
 type step struct {
 	op   string // "", "&&" or "||": the operator joining it to the previous step

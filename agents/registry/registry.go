@@ -1,0 +1,82 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package registry is the one list of the agents lite-sandbox knows.
+// `launch NAME`, the hook command, doctor, the help text and the shim's
+// command-wrapper unwrapping all derive from it: a new agent is its
+// adapter package plus one line here.
+package registry
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/agents/claude"
+	"github.com/lite-sandbox/lite-sandbox/agents/codex"
+	"github.com/lite-sandbox/lite-sandbox/agents/crush"
+	"github.com/lite-sandbox/lite-sandbox/agents/pi"
+)
+
+// all lists the adapters, in the order doctor and the help text show them.
+var all = []agents.Agent{
+	claude.New(),
+	codex.New(),
+	crush.New(),
+	pi.New(),
+}
+
+// All returns the adapters, in order.
+func All() []agents.Agent { return append([]agents.Agent(nil), all...) }
+
+// Lookup returns the adapter of a known agent; the error lists them.
+func Lookup(name string) (agents.Agent, error) {
+	for _, a := range all {
+		if a.Name() == name {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names returns the known agents' names.
+func Names() []string {
+	n := make([]string, len(all))
+	for i, a := range all {
+		n[i] = a.Name()
+	}
+	return n
+}
+
+// HookNames returns the names of the agents whose routing is a hook
+// ([agents.Hooker]): what `lite-sandbox hook NAME` takes.
+func HookNames() []string {
+	var n []string
+	for _, a := range all {
+		if _, ok := a.(agents.Hooker); ok {
+			n = append(n, a.Name())
+		}
+	}
+	return n
+}
+
+// Unwrap returns the model's command inside the wrapper the agent puts
+// around each shell command ([agents.Unwrapper]), so that the validator
+// judges and explains that command. Only the named agent's wrapper is
+// tried; an agent name of "" (a shim that lite-sandbox did not launch)
+// tries every known wrapper, as a shim set as SHELL by hand cannot tell
+// which agent runs it. ok is false when no wrapper matched: the caller
+// judges the whole script, which still unwraps eval recursively.
+func Unwrap(agent, script string) (cmd string, ok bool) {
+	for _, a := range all {
+		if agent != "" && a.Name() != agent {
+			continue
+		}
+		if u, isU := a.(agents.Unwrapper); isU {
+			if cmd, ok := u.Unwrap(script); ok {
+				return cmd, true
+			}
+		}
+	}
+	return "", false
+}
