@@ -229,7 +229,7 @@ func applyEnv(base, routing []string, plan agents.Plan) []string {
 // writeFiles writes the plan's files, each below dir.
 func writeFiles(dir string, files []agents.File) error {
 	for _, f := range files {
-		if !within(f.Path, dir) {
+		if !sandbox.Below(f.Path, dir) {
 			return fmt.Errorf("launch: adapter file %s is outside the session directory %s", f.Path, dir)
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
@@ -250,11 +250,6 @@ func writeFiles(dir string, files []agents.File) error {
 		}
 	}
 	return nil
-}
-
-func within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 // printPlan is --dry-run's output.

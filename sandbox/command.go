@@ -29,7 +29,7 @@ func checkCommand(s Spec, argv []string) error {
 	if withinAny(cwd, s.Deny) {
 		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s lies in a denied path", cwd)}
 	}
-	if !within(cwd, s.Workspace) && !withinAny(cwd, s.Write) && !withinAny(cwd, s.Read) {
+	if !Within(cwd, s.Workspace) && !withinAny(cwd, s.Write) && !withinAny(cwd, s.Read) {
 		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s is outside the workspace %s and every granted path", cwd, s.Workspace)}
 	}
 	return nil

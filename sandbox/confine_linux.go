@@ -177,11 +177,11 @@ func ProbeConfinement() Confinement {
 }
 
 func landlockABI() (int, string) {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	v, errno := landlockVersion()
 	if errno != 0 {
 		return 0, "Landlock unavailable: " + errno.Error()
 	}
-	return int(v), ""
+	return v, ""
 }
 
 // ConfineExec is `lite-sandbox __confine -- PROGRAM ARGS...`: it applies

@@ -50,7 +50,7 @@ func DetectHost(s *Spec) {
 	if !mayHaveHooksPath(s) {
 		return
 	}
-	if hp := hooksPath(s.Workspace, s.Home); hp != "" && within(hp, s.Workspace) && hp != s.Workspace {
+	if hp := hooksPath(s.Workspace, s.Home); hp != "" && Within(hp, s.Workspace) && hp != s.Workspace {
 		s.Protect = appendProtected(s.Protect, Protected{Path: hp, Dir: true})
 	}
 }
@@ -84,7 +84,7 @@ func detectWorktree(s *Spec, dotgit string) {
 			common = real
 		}
 	}
-	if within(gd, s.Workspace) && within(common, s.Workspace) {
+	if Within(gd, s.Workspace) && Within(common, s.Workspace) {
 		// Everything is in the workspace already; the protect list
 		// covers the .git file.
 		return

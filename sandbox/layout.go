@@ -190,7 +190,7 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 	// mount fresh ones again on top (escape class 7).
 	for _, fresh := range []Mount{{Kind: Proc, Dst: "/proc"}, {Kind: Dev, Dst: "/dev"}} {
 		for _, m := range ms {
-			if (m.Kind == ROBind || m.Kind == Bind) && within(fresh.Dst, m.Dst) {
+			if (m.Kind == ROBind || m.Kind == Bind) && Within(fresh.Dst, m.Dst) {
 				ms = append(ms, fresh)
 				break
 			}
@@ -274,7 +274,7 @@ func systemMounts(dirs []string, fsys FS) ([]Mount, error) {
 		}
 		covered := false
 		for j, o := range entries {
-			if j != i && o.exists && o.link == "" && within(e.real, o.real) {
+			if j != i && o.exists && o.link == "" && Within(e.real, o.real) {
 				covered = true
 				break
 			}
@@ -334,7 +334,7 @@ func denyMasks(ms []Mount, deny []string, fsys FS) ([]Mount, error) {
 			kind = MaskDir
 		}
 		for i, m := range ms {
-			if srcReal[i] == "" || !within(r, srcReal[i]) {
+			if srcReal[i] == "" || !Within(r, srcReal[i]) {
 				continue
 			}
 			q := path.Join(m.Dst, strings.TrimPrefix(r, srcReal[i]))
@@ -356,7 +356,7 @@ func lastCovering(ms []Mount, p string) int {
 	for i := len(ms) - 1; i >= 0; i-- {
 		switch ms[i].Kind {
 		case ROBind, Bind, Proc, Dev, Tmpfs, MaskDir, MaskFile, PlaceholderDir, PlaceholderFile:
-			if within(p, ms[i].Dst) {
+			if Within(p, ms[i].Dst) {
 				return i
 			}
 		}

@@ -85,16 +85,26 @@ func probeUserNS() string {
 	return state + " (" + strings.Join(notes, "; ") + ")"
 }
 
-// probeLandlock asks the kernel for its Landlock ABI version.
-func probeLandlock() (int, string) {
+// landlockVersion asks the kernel for its Landlock ABI version: the one
+// Landlock probe, for doctor's kernel report and for the confinement.
+func landlockVersion() (int, unix.Errno) {
 	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(v), 0
+}
+
+// probeLandlock describes the kernel's Landlock support.
+func probeLandlock() (int, string) {
+	v, errno := landlockVersion()
 	if errno != 0 {
 		if errno == unix.ENOSYS || errno == unix.EOPNOTSUPP {
 			return 0, "unavailable: not supported by kernel or not enabled at boot time"
 		}
 		return 0, fmt.Sprintf("unavailable: landlock_create_ruleset: %v", errno)
 	}
-	return int(v), fmt.Sprintf("ABI version %d", int(v))
+	return v, fmt.Sprintf("ABI version %d", v)
 }
 
 // probeSeccomp reports whether seccomp filters can be installed and the

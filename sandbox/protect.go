@@ -64,7 +64,7 @@ func protectMounts(s Spec, fsys FS) ([]Mount, error) {
 		}
 		pr := queue[0]
 		queue = queue[1:]
-		if pr.Path == s.Workspace || !within(pr.Path, s.Workspace) {
+		if pr.Path == s.Workspace || !Within(pr.Path, s.Workspace) {
 			continue
 		}
 		rel := strings.TrimPrefix(pr.Path, s.Workspace+"/")
@@ -119,7 +119,7 @@ func protectMounts(s Spec, fsys FS) ([]Mount, error) {
 					link = path.Join(target, link)
 				}
 				next := path.Join(append([]string{link}, comps[i+1:]...)...)
-				if within(next, s.Workspace) && next != s.Workspace {
+				if Within(next, s.Workspace) && next != s.Workspace {
 					queue = append(queue, Protected{Path: next, Dir: pr.Dir})
 				}
 				break

@@ -256,7 +256,7 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	b.Write(orig)
 	b.WriteString("\n# lite-sandbox: read-only placeholders of protected paths\n")
 	for _, p := range ph {
-		if within(p, s.Workspace) && p != s.Workspace {
+		if Within(p, s.Workspace) && p != s.Workspace {
 			b.WriteString("/" + strings.TrimPrefix(p, s.Workspace+"/") + "\n")
 		}
 	}

@@ -183,7 +183,7 @@ func seatbeltProtect(s Spec) (prot, pins []string) {
 	seen := map[string]bool{}
 	for _, p := range s.Protect {
 		prot = append(prot, p.Path)
-		for a := path.Dir(p.Path); a != s.Workspace && within(a, s.Workspace) && !seen[a]; a = path.Dir(a) {
+		for a := path.Dir(p.Path); a != s.Workspace && Within(a, s.Workspace) && !seen[a]; a = path.Dir(a) {
 			seen[a] = true
 			pins = append(pins, a)
 		}
@@ -238,7 +238,7 @@ func (b *sbplWriter) rule(head, filter string, paths []string) {
 // /private spelling.
 func withPrivate(p string) []string {
 	for _, r := range darwinPrivateRoots {
-		if within(p, r) {
+		if Within(p, r) {
 			return []string{p, "/private" + p}
 		}
 	}

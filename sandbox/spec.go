@@ -165,7 +165,7 @@ func protectedAt(ws, rel string) (Protected, error) {
 		return Protected{}, fmt.Errorf("%q is not a path relative to the workspace", rel)
 	}
 	p := path.Join(ws, rel)
-	if p == ws || !within(p, ws) {
+	if p == ws || !Within(p, ws) {
 		return Protected{}, fmt.Errorf("%q lies outside the workspace", rel)
 	}
 	return Protected{Path: p, Dir: strings.HasSuffix(rel, "/")}, nil
@@ -232,7 +232,7 @@ func Degraded(workspace, home string) (bool, string) {
 	switch {
 	case ws == h:
 		return true, fmt.Sprintf("workspace %s is the home directory: everything in it becomes writable", ws)
-	case within(h, ws):
+	case Within(h, ws):
 		return true, fmt.Sprintf("workspace %s contains the home directory %s: everything under it becomes writable", ws, h)
 	}
 	return false, ""

@@ -46,8 +46,8 @@ func TestWithin(t *testing.T) {
 		{"/", "/", true},
 		{"/a", "/a/b", false},
 	} {
-		if got := within(c.p, c.dir); got != c.want {
-			t.Errorf("within(%q, %q) = %v", c.p, c.dir, got)
+		if got := Within(c.p, c.dir); got != c.want {
+			t.Errorf("Within(%q, %q) = %v", c.p, c.dir, got)
 		}
 	}
 }

@@ -114,7 +114,7 @@ func (s *Shim) RunShell(args []string) error {
 		s.audit("", -1)
 		return &exit.Error{Code: exit.Denied, Err: errors.New(r.Message())}
 	}
-	if !within(s.Cwd, s.Workspace) {
+	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
 	}
 	return s.Exec(ShellArgv(inv))
@@ -133,7 +133,7 @@ func (s *Shim) RunArgv(argv []string) error {
 		s.audit("", -1)
 		return &exit.Error{Code: exit.Denied, Err: errors.New(r.Message())}
 	}
-	if !within(s.Cwd, s.Workspace) {
+	if !sandbox.Within(s.Cwd, s.Workspace) {
 		s.Cwd = s.Workspace
 	}
 	return s.Exec(argv)
@@ -348,9 +348,4 @@ func (s *Shim) childEnv(env []string) []string {
 	out := s.Policy.Sandbox.FilterEnv(env)
 	out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "SHELL=") })
 	return append(out, "SHELL="+Bash())
-}
-
-func within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
@@ -82,30 +83,30 @@ func (c Context) write(p, dir string) string {
 		p, abs = ".git/config", filepath.Join(c.Workspace, ".git", "config")
 	case !filepath.IsAbs(p):
 		abs = filepath.Join(dir, p)
-	case c.Home != "" && within(p, c.Home):
+	case c.Home != "" && sandbox.Within(p, c.Home):
 		// Shown as the command most likely wrote it.
 		p = "~" + strings.TrimPrefix(p, c.Home)
 	}
 	abs = filepath.Clean(abs)
 	for _, pr := range c.Protect {
-		if within(abs, pr) {
+		if sandbox.Within(abs, pr) {
 			return "lite-sandbox: " + p + " is protected and read-only in the sandbox (sandbox.protect; a person can remove it with sandbox.unprotect in their own config)"
 		}
 	}
-	if within(abs, c.Workspace) {
+	if sandbox.Within(abs, c.Workspace) {
 		return ""
 	}
 	for _, w := range c.Writable {
-		if within(abs, w) {
+		if sandbox.Within(abs, w) {
 			return ""
 		}
 	}
 	for _, ok := range []string{"/tmp", "/dev"} {
-		if within(abs, ok) {
+		if sandbox.Within(abs, ok) {
 			return ""
 		}
 	}
-	if c.Home != "" && within(abs, c.Home) {
+	if c.Home != "" && sandbox.Within(abs, c.Home) {
 		return "lite-sandbox: " + p + " is in the home directory, which is an empty scratch directory in the sandbox: nothing written there reaches the real one (to allow: add it to sandbox.write)"
 	}
 	return "lite-sandbox: " + p + " is outside the workspace and read-only in the sandbox (to allow: add it to sandbox.write)"
@@ -204,12 +205,4 @@ func wantsNetwork(args []string) bool {
 		return true
 	}
 	return false
-}
-
-func within(p, root string) bool {
-	if root == "" {
-		return false
-	}
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }

@@ -235,8 +235,8 @@ func TestPathHelpers(t *testing.T) {
 		{"/y/z", "/y/*", true, true},
 	} {
 		a, b := splitPath(tc.a), splitPath(tc.b)
-		if got := within(a, b); got != tc.within {
-			t.Errorf("within(%s, %s) = %v", tc.a, tc.b, got)
+		if got := patternWithin(a, b); got != tc.within {
+			t.Errorf("patternWithin(%s, %s) = %v", tc.a, tc.b, got)
 		}
 		if got := covers(a, b); got != tc.cover {
 			t.Errorf("covers(%s, %s) = %v", tc.a, tc.b, got)

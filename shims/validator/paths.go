@@ -58,8 +58,8 @@ func compMatch(a, b string) bool {
 	}
 }
 
-// within reports whether p names base or something inside it.
-func within(p, base []string) bool {
+// patternWithin reports whether the path pattern p names base or something inside it.
+func patternWithin(p, base []string) bool {
 	if len(p) < len(base) && !slices.Contains(p, "**") {
 		return false
 	}
@@ -216,7 +216,7 @@ func (v *Validator) deniedPath(a arg, sc *scope) (string, bool) {
 			if comps == nil {
 				comps = splitPath(p)
 			}
-			if within(comps, d.comps) {
+			if patternWithin(comps, d.comps) {
 				return p, true
 			}
 		}
