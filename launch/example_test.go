@@ -5,18 +5,18 @@ package launch_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// The launcher: one session around the agent's whole run.
+// The launcher: one session around the agent's whole run. It needs
+// bubblewrap and a real workspace, so it is compiled, not run; the
+// shim's side, with output, is contract's ExampleAttach, and
+// the session tests (TestSessionDir, ...) run the same steps.
 func ExampleOpen() {
 	ctx := context.Background()
 	pol := policy.Default()
@@ -48,34 +48,4 @@ func ExampleOpen() {
 		fmt.Fprintln(os.Stderr, err)
 	}
 	fmt.Println("agent exit status", status)
-}
-
-// The shim, when $LITE_SANDBOX_SESSION is set: the judged command runs in
-// the session's worker with the shim's own stdio.
-func ExampleAttach() {
-	a, err := contract.Attach(os.Getenv(contract.EnvSession))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err) // fail closed: exit 71
-		return
-	}
-	var meta struct{ Workspace, Home, Mode string }
-	if err := a.DecodeMeta(&meta); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return
-	}
-	status, err := worker.Run(context.Background(), a.Socket, worker.Request{
-		Argv: []string{"/bin/bash", "--noprofile", "--norc", "-c", "make test"},
-		Env:  os.Environ(),
-		Dir:  meta.Workspace,
-	}, os.Stdin, os.Stdout, os.Stderr)
-	var se *worker.StartError
-	switch {
-	case err == nil, errors.As(err, &se):
-		os.Exit(status)
-	case errors.Is(err, worker.ErrWorkerDied):
-		// It may have run in part: report, never run it again.
-	case errors.Is(err, worker.ErrNoWorker):
-		// The session is gone; the command did not run.
-	}
-	fmt.Fprintln(os.Stderr, err)
 }

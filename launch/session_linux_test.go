@@ -344,12 +344,8 @@ func TestWorkerKilled(t *testing.T) {
 		if !errors.Is(err, worker.ErrWorkerDied) {
 			t.Errorf("Run: %v, want ErrWorkerDied", err)
 		}
-		if d := time.Since(t0); d > time.Second {
-			t.Errorf("error after %v, want < 1s", d)
-		} else {
-			t.Logf("client got %q after %v", err, d)
-		}
-	case <-time.After(5 * time.Second):
+		t.Logf("client got %q after %v", err, time.Since(t0))
+	case <-time.After(5 * time.Second): // a hang guard; scripts/bench owns timings
 		t.Fatal("the client hangs after the worker died")
 	}
 	// The next command waits in the socket's backlog for the restarted
@@ -377,8 +373,10 @@ func TestStartFailure(t *testing.T) {
 	if !errors.As(err, &se) || !strings.Contains(se.Log, "deliberately failing") {
 		t.Fatalf("Open: %v, want a *StartError with the worker's log", err)
 	}
-	if d := time.Since(t0); d > 2*time.Second {
-		t.Errorf("failure reported after %v", d)
+	// A hang guard (the worker gives up within its start timeout), not a
+	// timing: scripts/bench owns timings.
+	if d := time.Since(t0); d > 15*time.Second {
+		t.Errorf("failure reported after %v: Open hangs", d)
 	}
 	if ents, _ := os.ReadDir(f.root); len(ents) != 0 {
 		t.Errorf("left behind in the runtime root: %v", ents)

@@ -106,8 +106,10 @@ func TestPathological(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
 			r := v.Check(tc.cmd)
-			if d := time.Since(start); d > 5*time.Second && !raceEnabled {
-				t.Errorf("took %v", d)
+			// A hang guard with seconds of slack, not a timing
+			// (scripts/bench owns timings).
+			if d := time.Since(start); d > 30*time.Second && !raceEnabled {
+				t.Errorf("took %v: the validator hangs on this input", d)
 			}
 			checkResult(t, tc.name, r)
 			if r.Decision != tc.want {
