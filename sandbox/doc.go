@@ -31,7 +31,7 @@
 // an allow-list of /etc entries, the workspace and explicit grants are
 // visible. The content of $HOME, ~/.ssh and other projects is never
 // mounted ($HOME is an empty tmpfs, with the existing [Spec.Tools] and
-// [Spec.Caches] bound in; escape class 1 in docs/threat-model.md §5), and
+// [Spec.Caches] bound in; escape class 1 in docs/security-model.md §5), and
 // the [Spec.Deny] paths are masked even when they lie inside something
 // that is mounted. Inside the writable workspace the [Spec.Protect]
 // paths stay read-only (classes 9 to 15).

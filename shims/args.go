@@ -26,7 +26,7 @@ type Invocation struct {
 var ErrUsage = errors.New("unsupported shell invocation")
 
 // ParseArgs reads the shapes agents really send (see
-// shared/docs/agents.md §2.1): -c CMD, -lc CMD, -cl CMD, -c -l CMD,
+// docs/agents.md §2.1): -c CMD, -lc CMD, -cl CMD, -c -l CMD,
 // -l -c CMD, --login -c CMD, and one argument holding the whole command
 // (Claude Code's prefix mode). args excludes argv[0].
 func ParseArgs(args []string) (Invocation, error) {

@@ -4,7 +4,7 @@
 // Package claude is the adapter for Claude Code: its Bash tool spawns
 // CLAUDE_CODE_SHELL, which the launcher points at the session's shim
 // (<session>/bin/bash; Claude ignores a path whose name lacks "bash").
-// See shared/docs/agents.md §3.
+// See docs/agents.md §3.
 package claude
 
 import (
@@ -37,7 +37,7 @@ func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
 
 // NeedsSharedDir is true: Claude tracks `cd` through a file the wrapper
 // writes with `pwd -P >| <CLAUDE_CODE_TMPDIR>/claude-XXXX-cwd` inside the
-// sandbox, and reads on the host (agents.md §3.3).
+// sandbox, and reads on the host (docs/agents.md §3.3).
 func (Agent) NeedsSharedDir() bool { return true }
 
 // Settings returns the JSON passed with --settings. Flag settings outrank
@@ -73,7 +73,7 @@ func Settings(s agents.Session) ([]byte, error) {
 // The shell snapshot (`-c -l <snapshot script>`, which sources ~/.bashrc
 // and writes ~/.claude/shell-snapshots/...) runs in the sandbox, where
 // the home directory is not mounted: it fails, and Claude falls back to a
-// login-shell wrapper without `source` (agents.md §3.3). The user's
+// login-shell wrapper without `source` (docs/agents.md §3.3). The user's
 // aliases and functions are then not available to the model's commands;
 // in exchange the rc file (which often exports tokens) stays unreadable
 // and no directory of the home is writable from inside.

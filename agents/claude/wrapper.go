@@ -12,7 +12,7 @@ import (
 )
 
 // Unwrap recognises the wrapper Claude Code puts around every Bash
-// tool call (docs/agents.md#claude-code):
+// tool call (docs/agents.md §3.3):
 //
 //	source SNAP 2>/dev/null || true && shopt -u extglob 2>/dev/null || true &&
 //	eval 'CMD' < /dev/null && pwd -P >| CWDFILE

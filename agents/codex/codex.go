@@ -6,7 +6,7 @@
 // another shell (A5), so the route is a PreToolUse hook,
 // `lite-sandbox hook codex`, that rewrites every shell tool call to
 // `'<shim>' -c '<command>'` or denies it with the validator's reason
-// (agents.md §4.3).
+// (docs/agents.md §4.3).
 package codex
 
 import (

@@ -50,7 +50,7 @@ type out struct {
 }
 
 // TestHook is the hook's contract: input as Codex 0.171 sends it
-// (agents.md §4.3), output it applies.
+// (docs/agents.md §4.3), output it applies.
 func TestHook(t *testing.T) {
 	const shim = "/run/s-1/bin/bash"
 	for _, tc := range []struct {

@@ -7,7 +7,7 @@
 // a PreToolUse hook, `lite-sandbox hook crush`, in the crush.json of a
 // per-session data directory (-D), the highest-ranking config file, that
 // rewrites the bash tool's command to `'<shim>' -c '<command>'`
-// (agents.md §5).
+// (docs/agents.md §5).
 package crush
 
 import (

@@ -57,7 +57,7 @@ func TestProjectFiles(t *testing.T) {
 	}
 }
 
-// TestHook is the hook's contract (agents.md §5.4): exit 0 with
+// TestHook is the hook's contract (docs/agents.md §5.4): exit 0 with
 // updated_input routes the call; exit 2 blocks it; every other outcome
 // would run the original command, so errors exit 2 too.
 func TestHook(t *testing.T) {

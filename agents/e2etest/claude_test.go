@@ -15,7 +15,7 @@ import (
 )
 
 // claudeEnv is Claude Code's non-interactive, loopback-only setup
-// (agents.md §3.9).
+// (docs/agents.md §3.9).
 func claudeEnv(e *env) []string {
 	v := []string{
 		"ANTHROPIC_BASE_URL=" + e.mock.URL,

@@ -12,7 +12,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
 )
 
-// codexSetup writes a CODEX_HOME with the mock provider (agents.md
+// codexSetup writes a CODEX_HOME with the mock provider (docs/agents.md
 // §4.7) and returns the environment.
 func codexSetup(e *env) []string {
 	e.write("~/.codex/config.toml", fmt.Sprintf(`model = "mock-model"

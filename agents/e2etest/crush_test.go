@@ -12,7 +12,7 @@ import (
 )
 
 // crushSetup writes Crush's global config with the mock provider
-// (agents.md §5.8) and returns the environment.
+// (docs/agents.md §5.8) and returns the environment.
 func crushSetup(e *env) []string {
 	e.write("~/.config/crush/crush.json", fmt.Sprintf(`{"providers":{"mock":{"name":"Mock","type":"openai-compat","base_url":"%s/v1",
   "api_key":"$MOCK_API_KEY","models":[{"id":"mock-model","name":"Mock","context_window":32000,"default_max_tokens":4096}]}},

@@ -11,7 +11,7 @@ import (
 )
 
 // piSetup writes the user's agent directory with the mock provider
-// (agents.md §6.7); the launcher links its models.json into the
+// (docs/agents.md §6.7); the launcher links its models.json into the
 // session's own agent directory.
 func piSetup(e *env) []string {
 	e.write("~/.pi/agent/models.json", fmt.Sprintf(`{"providers":{"mock":{"baseUrl":"%s/v1","api":"openai-completions","apiKey":"MOCK_API_KEY",

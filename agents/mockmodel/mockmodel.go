@@ -5,7 +5,7 @@
 // 127.0.0.1 that speaks enough of the Anthropic Messages API, the OpenAI
 // Responses API and the OpenAI Chat Completions API (all streamed as
 // server-sent events) to drive Claude Code, Codex, Crush and Pi through
-// one shell tool call and a final answer (shared/docs/agents.md §3.9,
+// one shell tool call and a final answer (docs/agents.md §3.9,
 // §4.7, §7).
 //
 // The decision is stateless: a request that offers the shell tool and

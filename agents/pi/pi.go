@@ -6,7 +6,7 @@
 // the route is our own extension, loaded with -e, that registers the
 // bash tool (and the `!` user commands) on the session's shim, with a
 // per-session agent directory whose settings.json names the shim too
-// (agents.md §6).
+// (docs/agents.md §6).
 package pi
 
 import (

@@ -5,7 +5,7 @@
 // log ($XDG_STATE_HOME/lite-sandbox/audit.jsonl, default
 // ~/.local/state/lite-sandbox/audit.jsonl) and reads it back for
 // `lite-sandbox log`. The log lives outside every sandbox: sandboxed
-// commands can neither read nor rewrite it (threat-model.md §7, item 6).
+// commands can neither read nor rewrite it (docs/security-model.md §7).
 package audit
 
 import (

@@ -4,7 +4,7 @@
 // Package explain turns a failed command into one short line per likely
 // sandbox denial, naming what was blocked and the policy key that would
 // allow it, so that an agent stops retrying a bare "Permission denied"
-// (threat-model.md §7, item 10).
+// (docs/security-model.md §7).
 //
 // It is a best-effort static reading of the command, through the
 // validator's own walk (redirect targets, the operands of commands that
