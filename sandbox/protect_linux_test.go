@@ -295,15 +295,25 @@ func TestToolchainCaches(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/x\n\ngo 1.21\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built\") }\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package x\n\n// F has no imports, so that a cold cache compiles only this package.\nfunc F() int { return 1 }\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		goroot := filepath.Dir(filepath.Dir(goBin))
 		s := base
 		s.Read = append(s.Read, goroot)
-		r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")}, `go build -o prog . && ./prog`)
-		if r.code != 0 || r.stdout != "built\n" {
+		r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")}, `go build . && go list -export -f '{{.Export}}' .`)
+		if r.code != 0 {
 			t.Fatalf("go build: %v", r)
+		}
+		// The package's compiled output is an entry of the home's cache,
+		// written inside and visible on the host. (A package without
+		// imports keeps a cold cache from compiling the standard library,
+		// which took most of this package's test time.)
+		export := strings.TrimSpace(r.stdout)
+		if !strings.HasPrefix(export, filepath.Join(home, ".cache/go-build")+"/") {
+			t.Errorf("export data at %q, not in ~/.cache/go-build: %v", export, r)
+		} else if _, err := os.Stat(export); err != nil {
+			t.Errorf("cache entry not on the host: %v", err)
 		}
 		ents, _ := os.ReadDir(filepath.Join(home, ".cache/go-build"))
 		if len(ents) == 0 {
