@@ -29,6 +29,9 @@ const (
 	Denied = 77 // EX_NOPERM
 	// Config: a policy file is invalid; nothing ran.
 	Config = 78 // EX_CONFIG
+	// NotExecutable: as a shell's status for a program found but not
+	// executable.
+	NotExecutable = 126
 	// NotFound: as a shell's status for a command not found: the program
 	// does not exist, or `launch` found no CLI for the agent (the message
 	// says how to install it).

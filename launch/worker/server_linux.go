@@ -276,7 +276,7 @@ func lookPath(req Request) (string, int, error) {
 		return p, 0, nil
 	}
 	if denied {
-		return "", 126, fmt.Errorf("%s: permission denied", name)
+		return "", exit.NotExecutable, fmt.Errorf("%s: permission denied", name)
 	}
 	return "", exit.NotFound, fmt.Errorf("%s: command not found", name)
 }
