@@ -66,7 +66,7 @@ func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	defer signal.Stop(sigc)
 
 	if err := cmd.Start(); err != nil {
-		return 126, fmt.Errorf("launch exec: %w", err)
+		return exit.NotExecutable, fmt.Errorf("launch exec: %w", err)
 	}
 	if tty >= 0 {
 		defer takeForeground(tty)

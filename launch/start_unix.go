@@ -66,7 +66,7 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 	}
 	ptmx, err := pty.StartWithSize(cmd, size)
 	if err != nil {
-		return 126, fmt.Errorf("launch: %w", err)
+		return exit.NotExecutable, fmt.Errorf("launch: %w", err)
 	}
 	defer ptmx.Close()
 

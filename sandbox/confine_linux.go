@@ -211,5 +211,5 @@ func ConfineExec(argv []string, env []string) (int, error) {
 	if errors.Is(err, unix.ENOENT) {
 		return exit.NotFound, fmt.Errorf("%s: %w", argv[0], err)
 	}
-	return 126, fmt.Errorf("%s: %w", argv[0], err)
+	return exit.NotExecutable, fmt.Errorf("%s: %w", argv[0], err)
 }

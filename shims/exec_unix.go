@@ -25,5 +25,5 @@ func execve(argv, env []string, dir string) error {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	}
 	err = syscall.Exec(path, argv, env)
-	return &exit.Error{Code: 126, Err: fmt.Errorf("lite-sandbox: exec %s: %w", path, err)}
+	return &exit.Error{Code: exit.NotExecutable, Err: fmt.Errorf("lite-sandbox: exec %s: %w", path, err)}
 }

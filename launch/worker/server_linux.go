@@ -213,9 +213,9 @@ func receivedFDs(oob []byte, flags int) ([]int, error) {
 func start(req Request, fds []int) (pid, status int, err error) {
 	if req.Dir != "" {
 		if fi, err := os.Stat(req.Dir); err != nil {
-			return 0, 126, fmt.Errorf("working directory: %w", err)
+			return 0, exit.NotExecutable, fmt.Errorf("working directory: %w", err)
 		} else if !fi.IsDir() {
-			return 0, 126, fmt.Errorf("working directory %s is not a directory", req.Dir)
+			return 0, exit.NotExecutable, fmt.Errorf("working directory %s is not a directory", req.Dir)
 		}
 	}
 	path, status, err := lookPath(req)
@@ -232,7 +232,7 @@ func start(req Request, fds []int) (pid, status int, err error) {
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
 	if err != nil {
-		status = 126
+		status = exit.NotExecutable
 		if errors.Is(err, unix.ENOENT) {
 			status = exit.NotFound
 		}
