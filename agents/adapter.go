@@ -122,12 +122,26 @@ type File struct {
 
 // DetectBinary looks the binary up on PATH and runs it with args to read
 // its version (the first line of its output, stdout else stderr),
-// within a few seconds.
+// within a few seconds. The answer is cached per binary identity
+// (version.go), so a launch runs no agent code to learn it again.
 func (a Info) DetectBinary(ctx context.Context, args ...string) (Detected, error) {
 	p, err := a.Path()
 	if err != nil {
 		return Detected{}, err
 	}
+	key := binaryIdentity(p, args)
+	if v, ok := cachedVersion(key); ok {
+		return Detected{Path: p, Version: v}, nil
+	}
+	d, err := probeVersion(ctx, p, args)
+	if err == nil {
+		storeVersion(key, d.Version)
+	}
+	return d, err
+}
+
+// probeVersion runs p with args and reads the first line it prints.
+func probeVersion(ctx context.Context, p string, args []string) (Detected, error) {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	var stdout, stderr strings.Builder
