@@ -1,0 +1,176 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func judgeSpec() Spec {
+	return Spec{
+		Workspace: "/ws",
+		Home:      "/home/u",
+		Deny:      []string{"/home/u/.ssh", "/home/u/.netrc"},
+		Protect: []Protected{
+			{Path: "/ws/.git/hooks", Dir: true}, {Path: "/ws/.git/config"},
+			{Path: "/ws/.claude", Dir: true}, {Path: "/ws/.pi", Dir: true},
+		},
+	}
+}
+
+// TestPathJudge: every refusal names its policy key; links, "..", "~"
+// and relative paths are resolved the way the kernel would follow them.
+func TestPathJudge(t *testing.T) {
+	fsys := newFakeFS(map[string]string{
+		"/ws/src/main.go":         "file",
+		"/ws/.git/hooks":          "dir",
+		"/ws/.git/config":         "file",
+		"/ws/link-home":           "link:/home/u",
+		"/ws/link-key":            "link:/home/u/.ssh/id_ed25519",
+		"/ws/dangling":            "link:/home/u/.config/autostart/x.desktop",
+		"/ws/rel-link":            "link:../home/u/.bashrc",
+		"/ws/hooks-link":          "link:.git/hooks",
+		"/ws/src/up":              "link:..",
+		"/ws/loop":                "link:loop",
+		"/home/u/.bashrc":         "file",
+		"/home/u/.ssh/id_ed25519": "file",
+		"/home/u/ws-link":         "link:/ws",
+		"/home/u/.config/state":   "dir",
+	})
+	j := PathJudge{Spec: judgeSpec(), FS: fsys, AgentWrite: []string{"/home/u/.config/state"}}
+	for _, tc := range []struct {
+		a        Access
+		p, cwd   string
+		allowed  bool
+		key      string // substring of the reason
+		resolved string
+	}{
+		{Write, "src/main.go", "/ws", true, "", "/ws/src/main.go"},
+		{Write, "new/dir/file.go", "/ws/src", true, "", "/ws/src/new/dir/file.go"},
+		{Write, "/ws/src/../NEW", "", true, "", "/ws/NEW"},
+		{Write, "~/ws-link/src/x", "", true, "", "/ws/src/x"},
+		{Write, "~/.bashrc", "/ws", false, "agent.write", "/home/u/.bashrc"},
+		{Write, "/home/u/.bashrc", "/ws", false, "outside the workspace", "/home/u/.bashrc"},
+		{Write, "../home/u/.bashrc", "/ws", false, "agent.write", "/home/u/.bashrc"},
+		{Write, "/ws/../home/u/.profile", "", false, "agent.write", "/home/u/.profile"},
+		{Write, "link-home/.bashrc", "/ws", false, "agent.write", "/home/u/.bashrc"},
+		{Write, "rel-link", "/ws", false, "agent.write", "/home/u/.bashrc"},
+		{Write, "dangling", "/ws", false, "agent.write", "/home/u/.config/autostart/x.desktop"},
+		{Write, "src/up/../etc/passwd", "/ws", false, "agent.write", "/etc/passwd"},
+		{Write, ".git/hooks/pre-commit", "/ws", false, "sandbox.protect: .git/hooks", "/ws/.git/hooks/pre-commit"},
+		{Write, "hooks-link/pre-commit", "/ws", false, "sandbox.protect", "/ws/.git/hooks/pre-commit"},
+		{Write, "/ws/.git/config", "", false, "sandbox.protect", "/ws/.git/config"},
+		{Write, ".claude/settings.json", "/ws/src/..", false, "sandbox.protect: .claude", "/ws/.claude/settings.json"},
+		{Write, ".pi/extensions/x.ts", "/ws", false, "sandbox.protect", "/ws/.pi/extensions/x.ts"},
+		{Write, ".claudex", "/ws", true, "", "/ws/.claudex"},
+		{Write, "/home/u/.config/state/db", "", true, "", "/home/u/.config/state/db"},
+		{Write, "~/.ssh/authorized_keys", "", false, "sandbox.deny", "/home/u/.ssh/authorized_keys"},
+		{Write, "loop", "/ws", false, "too many levels", ""},
+		{Write, "~other/x", "/ws", false, "cannot judge", ""},
+		{Write, "x", "relative", false, "cannot judge", ""},
+		{Read, "~/.ssh/id_ed25519", "", false, "sandbox.deny", "/home/u/.ssh/id_ed25519"},
+		{Read, "link-key", "/ws", false, "which leads to /home/u/.ssh/id_ed25519", "/home/u/.ssh/id_ed25519"},
+		{Read, "/home/u/.sshx", "", true, "", "/home/u/.sshx"},
+		{Read, "/home/u/.bashrc", "", true, "", "/home/u/.bashrc"},
+		{Read, ".git/config", "/ws", true, "", "/ws/.git/config"},
+		{Read, "~/.netrc", "", false, "sandbox.deny", "/home/u/.netrc"},
+		{Search, "~", "", false, "contains /home/u/.ssh", "/home/u"},
+		{Search, "/", "", false, "sandbox.deny", "/"},
+		{Search, "/ws", "", true, "", "/ws"},
+		{Search, "~/.ssh", "", false, "lies in", "/home/u/.ssh"},
+		{Read, "", "/ws", false, "empty path", ""},
+	} {
+		v := j.Judge(tc.a, tc.p, tc.cwd)
+		if v.Allowed != tc.allowed || !strings.Contains(v.Reason, tc.key) || (tc.resolved != "" && v.Path != tc.resolved) {
+			t.Errorf("%v %q (cwd %q) = %+v, want allowed=%v reason with %q, path %q", tc.a, tc.p, tc.cwd, v, tc.allowed, tc.key, tc.resolved)
+		}
+		if !v.Allowed && !strings.HasPrefix(v.Reason, "lite-sandbox: ") || strings.Contains(v.Reason, "\n") {
+			t.Errorf("%v %q: reason %q is not one lite-sandbox line", tc.a, tc.p, v.Reason)
+		}
+	}
+}
+
+// TestPathJudgeRealFS: the same through the real filesystem (OSFS), so
+// the fake's link semantics cannot hide a difference from the kernel.
+func TestPathJudgeRealFS(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(ws, ".git", "hooks"), filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(home, ".ssh", "key"), []byte("k"), 0o600))
+	must(os.Symlink(filepath.Join(home, ".ssh", "key"), filepath.Join(ws, "key")))
+	must(os.Symlink(filepath.Join(home, ".bashrc"), filepath.Join(ws, "rc"))) // dangling
+	must(os.Symlink(".git/hooks", filepath.Join(ws, "h")))
+	j := PathJudge{Spec: Spec{Workspace: ws, Home: home, Deny: []string{filepath.Join(home, ".ssh")},
+		Protect: []Protected{{Path: filepath.Join(ws, ".git", "hooks"), Dir: true}}}}
+	for _, tc := range []struct {
+		a       Access
+		p       string
+		allowed bool
+	}{
+		{Read, "key", false}, {Write, "rc", false}, {Write, "h/pre-commit", false},
+		{Write, "new.txt", true}, {Read, "new.txt", true},
+	} {
+		if v := j.Judge(tc.a, tc.p, ws); v.Allowed != tc.allowed {
+			t.Errorf("%v %s = %+v, want allowed=%v", tc.a, tc.p, v, tc.allowed)
+		}
+	}
+}
+
+// FuzzPathJudge: whatever the path, an allowed write lands inside the
+// workspace (or agent.write) and outside every protected and denied
+// path, and an allowed read is outside every denied path.
+func FuzzPathJudge(f *testing.F) {
+	for _, s := range []string{"src/a", "../x", "~/.ssh/k", "link-home/../ws/.git/hooks/x", "/ws/./.claude//s", "hooks-link/x", "a/../../home/u/.bashrc", "~", ".", "..", "dangling"} {
+		f.Add(s, "/ws")
+	}
+	fsys := newFakeFS(map[string]string{
+		"/ws/src/a": "file", "/ws/link-home": "link:/home/u", "/ws/hooks-link": "link:.git/hooks",
+		"/ws/dangling": "link:/home/u/.ssh/new", "/ws/.git/hooks": "dir", "/home/u/.ssh/k": "file",
+	})
+	j := PathJudge{Spec: judgeSpec(), FS: fsys}
+	f.Fuzz(func(t *testing.T, p, cwd string) {
+		for _, a := range []Access{Read, Search, Write} {
+			v := j.Judge(a, p, cwd)
+			if !v.Allowed {
+				if v.Reason == "" || strings.Contains(v.Reason, "\n") {
+					t.Fatalf("%v %q: refused without a one-line reason: %q", a, p, v.Reason)
+				}
+				continue
+			}
+			if !path.IsAbs(v.Path) || path.Clean(v.Path) != v.Path {
+				t.Fatalf("%v %q: allowed path %q is not absolute and clean", a, p, v.Path)
+			}
+			if withinAny(v.Path, j.Spec.Deny) {
+				t.Fatalf("%v %q: allowed %q in a denied path", a, p, v.Path)
+			}
+			if a == Write {
+				if !within(v.Path, "/ws") {
+					t.Fatalf("write %q: allowed %q outside the workspace", p, v.Path)
+				}
+				for _, pr := range j.Spec.Protect {
+					if within(v.Path, pr.Path) {
+						t.Fatalf("write %q: allowed %q in protected %s", p, v.Path, pr.Path)
+					}
+				}
+			}
+		}
+	})
+}
