@@ -5,9 +5,9 @@ package sandbox
 
 import (
 	"fmt"
-	"strconv"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 )
 
