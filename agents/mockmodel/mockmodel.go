@@ -8,11 +8,15 @@
 // one shell tool call and a final answer (docs/agents.md §3.9,
 // §4.7, §7).
 //
-// The decision is stateless: a request that offers the shell tool and
-// carries fewer tool results than the scenario has commands gets the
-// next tool call; any other gets the final text. Agents send extra tool-less requests (titles), so requests are
-// never counted. The tool results the agent sends back are recorded, so
-// that a test can read what the command printed.
+// A scenario is one shell command (and more after it), or a script of
+// turns, each asking for any tools with any input (see [Turn]). The
+// decision is stateless: the number of tool results the request carries
+// says which turn is due; a request that offers no tool (a title
+// request) or carries every result gets the final text. Agents send
+// extra requests, so requests are never counted. Every tool result the
+// agent sends back, and every request body, is recorded, so that a test
+// can assert what the model saw (a refusal's reason; that a secret never
+// arrived).
 package mockmodel
 
 import (
@@ -21,6 +25,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -34,20 +39,53 @@ type Scenario struct {
 	Then []string
 	// Final is the model's final answer, once it has seen the results.
 	Final string
-	// Extra are more tool arguments for every call, for negative tests
-	// (Codex {"shell":"/bin/sh"}, Crush {"working_dir":...}).
+	// Extra are more tool arguments for every shell call, for negative
+	// tests (Codex {"shell":"/bin/sh"}, Crush {"working_dir":...}).
 	Extra map[string]any
+	// Turns, when set, replace Command and Then: turn k is answered to a
+	// request that carries the results of every call of turns 0..k-1.
+	Turns []Turn
 }
 
-// next returns the command to ask for when the request carries n tool
-// results, and its 1-based number; ok is false when the final answer is
+// Turn is one model reply: its tool calls, in order, in one message.
+type Turn []Call
+
+// Call is one tool call.
+type Call struct {
+	// Tool is the tool's name as the agent offers it: Claude's "Read",
+	// Codex's "exec_command" or "apply_patch", Pi's "read", ...
+	Tool string
+	// Input are the call's arguments (a function tool).
+	Input map[string]any
+	// Custom is the raw input of a freeform (custom) tool of the
+	// Responses API, Codex's apply_patch; Input is then ignored.
+	Custom string
+	// Command, with Tool empty, is a call of the agent's shell tool as
+	// the one-command mode makes it.
+	Command string
+}
+
+// Shell is a call of the agent's shell tool (Bash, exec_command, bash).
+func Shell(cmd string) Call { return Call{Command: cmd} }
+
+// turn returns the calls due when the request carries n tool results,
+// and the turn's 1-based number; ok is false when the final answer is
 // due. It depends only on the request, never on earlier requests.
-func (sc Scenario) next(n int) (cmd string, num int, ok bool) {
-	cmds := append([]string{sc.Command}, sc.Then...)
-	if n >= len(cmds) {
-		return "", 0, false
+func (sc Scenario) turn(n int) (Turn, int, bool) {
+	turns := sc.Turns
+	if turns == nil {
+		for _, c := range append([]string{sc.Command}, sc.Then...) {
+			turns = append(turns, Turn{Shell(c)})
+		}
 	}
-	return cmds[n], n + 1, true
+	done := 0
+	for k, t := range turns {
+		if n < done+len(t) {
+			return t, k + 1, true
+		}
+		done += len(t)
+	}
+	return nil, 0, false
 }
 
 // Server is a running mock model.
@@ -64,6 +102,7 @@ type Server struct {
 	results  map[string]string // tool call id -> the result's text
 	order    []string
 	requests []string // "METHOD PATH" of every request
+	bodies   []string // every request body
 }
 
 // Start starts a server for sc; Close stops it.
@@ -104,6 +143,30 @@ func (s *Server) ToolResults() []string {
 	return out
 }
 
+// Results returns the tool results by call id.
+func (s *Server) Results() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := make(map[string]string, len(s.results))
+	for k, v := range s.results {
+		m[k] = v
+	}
+	return m
+}
+
+// Saw reports whether any request body so far contained sub: whatever
+// the agent sent the model, tool results, system prompt and history.
+func (s *Server) Saw(sub string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.bodies {
+		if strings.Contains(b, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // Requests returns "METHOD PATH" of every request so far.
 func (s *Server) Requests() []string {
 	s.mu.Lock()
@@ -129,8 +192,11 @@ func (s *Server) record(id, text string) {
 	s.results[id] = text
 }
 
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	b, err := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, string(b))
+	s.mu.Unlock()
 	if err == nil {
 		err = json.Unmarshal(b, v)
 	}
@@ -199,6 +265,34 @@ func arguments(v map[string]any) string {
 	return string(b)
 }
 
+// call resolves one scripted call for a wire API whose shell tool is
+// shellName with its command under shellKey: the tool name and its
+// arguments (or a custom tool's raw input).
+func (s *Server) call(c Call, shellName, shellKey string, more map[string]any) (name string, input map[string]any) {
+	if c.Tool == "" {
+		return shellName, s.args(shellKey, c.Command, more)
+	}
+	if c.Input == nil {
+		return c.Tool, map[string]any{}
+	}
+	return c.Tool, c.Input
+}
+
+// due is the turn to answer, or nil for the final text: only requests
+// that offer tools (the shell tool, for a turn that calls it) get calls.
+func (s *Server) due(results int, tools []string, shellName string) (Turn, int) {
+	t, num, ok := s.sc.turn(results)
+	if !ok || len(tools) == 0 {
+		return nil, 0
+	}
+	for _, c := range t {
+		if c.Tool == "" && !slices.Contains(tools, shellName) {
+			return nil, 0
+		}
+	}
+	return t, num
+}
+
 // ---- Anthropic Messages ----
 
 type anthropicRequest struct {
@@ -213,12 +307,12 @@ type anthropicRequest struct {
 
 func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 	var req anthropicRequest
-	if !decode(w, r, &req) {
+	if !s.decode(w, r, &req) {
 		return
 	}
-	offered := false
+	var tools []string
 	for _, t := range req.Tools {
-		offered = offered || t.Name == "Bash"
+		tools = append(tools, t.Name)
 	}
 	results := 0
 	for _, m := range req.Messages {
@@ -232,29 +326,30 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	start := [2]any{"message_start", map[string]any{"type": "message_start", "message": map[string]any{
+	events := [][2]any{{"message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": "msg_1", "type": "message", "role": "assistant", "model": "mock-model", "content": []any{},
-		"stop_reason": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}}}
-	var block, delta [2]any
+		"stop_reason": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}}}}
+	block := func(i int, start, delta map[string]any) {
+		events = append(events,
+			[2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": start}},
+			[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": delta}},
+			[2]any{"content_block_stop", map[string]any{"type": "content_block_stop", "index": i}})
+	}
 	stop := "end_turn"
-	if cmd, num, ok := s.sc.next(results); offered && ok {
-		block = [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", num), "name": "Bash", "input": map[string]any{}}}}
-		delta = [2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": arguments(s.args("command", cmd, map[string]any{"description": "run the scenario's command"}))}}}
+	if t, num := s.due(results, tools, "Bash"); t != nil {
+		for i, c := range t {
+			name, input := s.call(c, "Bash", "command", map[string]any{"description": "run the scenario's command"})
+			block(i, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", num, i), "name": name, "input": map[string]any{}},
+				map[string]any{"type": "input_json_delta", "partial_json": arguments(input)})
+		}
 		stop = "tool_use"
 	} else {
-		block = [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "text", "text": ""}}}
-		delta = [2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "text_delta", "text": s.sc.Final}}}
+		block(0, map[string]any{"type": "text", "text": ""}, map[string]any{"type": "text_delta", "text": s.sc.Final})
 	}
-	sse(w, [][2]any{
-		start, block, delta,
-		{"content_block_stop", map[string]any{"type": "content_block_stop", "index": 0}},
-		{"message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": map[string]any{"output_tokens": 5}}},
-		{"message_stop", map[string]any{"type": "message_stop"}},
-	})
+	sse(w, append(events,
+		[2]any{"message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": map[string]any{"output_tokens": 5}}},
+		[2]any{"message_stop", map[string]any{"type": "message_stop"}},
+	))
 }
 
 // ---- OpenAI Responses ----
@@ -269,36 +364,45 @@ type responsesRequest struct {
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	var req responsesRequest
-	if !decode(w, r, &req) {
+	if !s.decode(w, r, &req) {
 		return
 	}
-	offered := false
+	var tools []string
 	for _, t := range req.Tools {
-		offered = offered || t.Name == "exec_command"
+		tools = append(tools, t.Name)
 	}
 	results := 0
 	for _, it := range req.Input {
-		if it["type"] == "function_call_output" {
+		if it["type"] == "function_call_output" || it["type"] == "custom_tool_call_output" {
 			results++
 			id, _ := it["call_id"].(string)
 			s.record(id, text(it["output"]))
 		}
 	}
-	var item map[string]any
-	if cmd, num, ok := s.sc.next(results); offered && ok {
-		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", num), "call_id": fmt.Sprintf("call_%d", num), "name": "exec_command",
-			"arguments": arguments(s.args("cmd", cmd, nil))}
+	var items []any
+	if t, num := s.due(results, tools, "exec_command"); t != nil {
+		for i, c := range t {
+			id := fmt.Sprintf("%d_%d", num, i)
+			if c.Tool != "" && c.Custom != "" {
+				items = append(items, map[string]any{"type": "custom_tool_call", "id": "ctc_" + id, "call_id": "call_" + id,
+					"name": c.Tool, "input": c.Custom, "status": "completed"})
+				continue
+			}
+			name, input := s.call(c, "exec_command", "cmd", nil)
+			items = append(items, map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id, "name": name,
+				"arguments": arguments(input)})
+		}
 	} else {
-		item = map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-			"content": []any{map[string]any{"type": "output_text", "text": s.sc.Final, "annotations": []any{}}}}
+		items = []any{map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": s.sc.Final, "annotations": []any{}}}}}
 	}
-	sse(w, [][2]any{
-		{"response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_1", "object": "response", "status": "in_progress", "output": []any{}}}},
-		{"response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item}},
-		{"response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
-			"id": "resp_1", "object": "response", "status": "completed", "output": []any{item},
-			"usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}}},
-	})
+	events := [][2]any{{"response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_1", "object": "response", "status": "in_progress", "output": []any{}}}}}
+	for i, it := range items {
+		events = append(events, [2]any{"response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": i, "item": it}})
+	}
+	sse(w, append(events, [2]any{"response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
+		"id": "resp_1", "object": "response", "status": "completed", "output": items,
+		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}}}))
 }
 
 // ---- OpenAI Chat Completions ----
@@ -324,14 +428,15 @@ type chatRequest struct {
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	var req chatRequest
-	if !decode(w, r, &req) {
+	if !s.decode(w, r, &req) {
 		return
 	}
 	var props map[string]any
-	offered := false
+	var tools []string
 	for _, t := range req.Tools {
+		tools = append(tools, t.Function.Name)
 		if t.Function.Name == "bash" {
-			offered, props = true, t.Function.Parameters.Properties
+			props = t.Function.Parameters.Properties
 		}
 	}
 	results := 0
@@ -346,18 +451,24 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
 	var events [][2]any
-	if cmd, num, ok := s.sc.next(results); offered && ok {
+	if t, num := s.due(results, tools, "bash"); t != nil {
 		var more map[string]any
 		if _, ok := props["description"]; ok { // Crush requires it; filter to the schema
 			more = map[string]any{"description": "run the scenario's command"}
 		}
-		args := s.args("command", cmd, more)
-		events = [][2]any{
-			{"", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
-				"index": 0, "id": fmt.Sprintf("call_%d", num), "type": "function", "function": map[string]any{"name": "bash", "arguments": ""}}}}, nil)},
-			{"", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"arguments": arguments(args)}}}}, nil)},
-			{"", chunk(map[string]any{}, "tool_calls")},
+		var starts []any
+		for i, c := range t {
+			name, _ := s.call(c, "bash", "command", more)
+			starts = append(starts, map[string]any{"index": i, "id": fmt.Sprintf("call_%d_%d", num, i), "type": "function",
+				"function": map[string]any{"name": name, "arguments": ""}})
 		}
+		events = append(events, [2]any{"", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": starts}, nil)})
+		for i, c := range t {
+			_, input := s.call(c, "bash", "command", more)
+			events = append(events, [2]any{"", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
+				"function": map[string]any{"arguments": arguments(input)}}}}, nil)})
+		}
+		events = append(events, [2]any{"", chunk(map[string]any{}, "tool_calls")})
 	} else {
 		events = [][2]any{
 			{"", chunk(map[string]any{"role": "assistant", "content": ""}, nil)},

@@ -175,3 +175,85 @@ func TestThen(t *testing.T) {
 		t.Fatalf("results %q", got)
 	}
 }
+
+// TestScript: a scripted turn asks for several tools at once, on each
+// wire API; the turn follows the number of tool results in the request
+// (a tool-less request gets the final text); results and bodies are
+// recorded.
+func TestScript(t *testing.T) {
+	s, err := Start(Scenario{Final: "fin", Turns: []Turn{
+		{{Tool: "Read", Input: map[string]any{"file_path": "/x"}}, {Tool: "Write", Input: map[string]any{"file_path": "/y", "content": "c"}}},
+		{{Tool: "apply_patch", Custom: "*** Begin Patch\n*** End Patch\n"}, Shell("id")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	ev, _ := post(t, s.URL+"/v1/messages", `{"tools":[{"name":"Read"},{"name":"Bash"}],"messages":[{"role":"user","content":"go"}]}`)
+	var names []string
+	for _, e := range ev {
+		if e["type"] == "content_block_start" {
+			names = append(names, e["content_block"].(map[string]any)["name"].(string))
+		}
+	}
+	if !reflect.DeepEqual(names, []string{"Read", "Write"}) {
+		t.Fatalf("turn 1 tools %v", names)
+	}
+	// Two results: turn 2, a custom tool call and the shell.
+	ev, _ = post(t, s.URL+"/v1/responses", `{"tools":[{"name":"exec_command"},{"type":"custom","name":"apply_patch"}],"input":[
+ {"type":"function_call_output","call_id":"a","output":"refused: SECRET-REASON"},{"type":"custom_tool_call_output","call_id":"b","output":"ok"}]}`)
+	var kinds []string
+	for _, e := range ev {
+		if e["type"] == "response.output_item.done" {
+			it := e["item"].(map[string]any)
+			kinds = append(kinds, it["type"].(string)+":"+it["name"].(string))
+			if it["type"] == "custom_tool_call" && it["input"] != "*** Begin Patch\n*** End Patch\n" {
+				t.Errorf("custom input %q", it["input"])
+			}
+			if it["type"] == "function_call" && it["arguments"] != `{"cmd":"id"}` {
+				t.Errorf("shell arguments %v", it["arguments"])
+			}
+		}
+	}
+	if !reflect.DeepEqual(kinds, []string{"custom_tool_call:apply_patch", "function_call:exec_command"}) {
+		t.Fatalf("turn 2 items %v", kinds)
+	}
+	// Four results: final text, on the chat API; so is a tool-less request.
+	for _, body := range []string{
+		`{"tools":[{"function":{"name":"bash"}}],"messages":[{"role":"tool","tool_call_id":"1","content":"r"},{"role":"tool","tool_call_id":"2","content":"r"},{"role":"tool","tool_call_id":"3","content":"r"},{"role":"tool","tool_call_id":"4","content":"r"}]}`,
+		`{"messages":[{"role":"user","content":"title please"}]}`,
+	} {
+		ev, _ = post(t, s.URL+"/v1/chat/completions", body)
+		got := ""
+		for _, e := range ev {
+			for _, c := range e["choices"].([]any) {
+				if d, ok := c.(map[string]any)["delta"].(map[string]any)["content"].(string); ok {
+					got += d
+				}
+			}
+		}
+		if got != "fin" {
+			t.Fatalf("final text %q for %s", got, body)
+		}
+	}
+	// Chat, turn 1 (no results): two tool calls with their own indexes.
+	ev, _ = post(t, s.URL+"/v1/chat/completions", `{"tools":[{"function":{"name":"read"}}],"messages":[{"role":"user","content":"go"}]}`)
+	calls := 0
+	for _, e := range ev {
+		for _, c := range e["choices"].([]any) {
+			if tc, ok := c.(map[string]any)["delta"].(map[string]any)["tool_calls"].([]any); ok && len(tc) == 2 {
+				calls = len(tc)
+			}
+		}
+	}
+	if calls != 2 {
+		t.Fatalf("chat turn 1: want 2 tool calls in the first chunk")
+	}
+	if got := s.Results()["a"]; got != "refused: SECRET-REASON" {
+		t.Errorf("result a = %q", got)
+	}
+	if !s.Saw("SECRET-REASON") || s.Saw("NEVER-SENT") {
+		t.Errorf("Saw is wrong")
+	}
+}
