@@ -93,6 +93,14 @@ type Session struct {
 	Args []string
 	// Getenv reads the launcher's environment.
 	Getenv func(string) string
+	// Ring says that the agent itself runs in the agent ring (#8):
+	// writes outside the workspace fail and every shell is the shim.
+	Ring bool
+	// Deny and Protect are the session's sandbox.deny paths and
+	// protected paths (absolute, clean), for the agent's own settings
+	// that explain refusals (Claude's permissions.deny).
+	Deny    []string
+	Protect []string
 }
 
 // Plan is what the launcher does for one agent start.

@@ -79,6 +79,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		Args:      o.Args,
 		Getenv:    getenv,
 	}
+	addFileRules(&info, o.Policy)
 	wantShared := false
 	if su, ok := o.Agent.(agents.SharedDirUser); ok {
 		wantShared = su.NeedsSharedDir()

@@ -87,7 +87,7 @@ func (j PathJudge) Judge(a Access, p, cwd string) PathVerdict {
 	}
 	if d, ok := j.denied(real, a == Search); ok {
 		how := "lies in"
-		if !within(real, d) {
+		if !Within(real, d) {
 			how = "contains"
 		}
 		v.Reason = fmt.Sprintf("lite-sandbox: %s %s %s, which is hidden from the agent and its commands (sandbox.deny)", shown, how, printable(d))
@@ -102,7 +102,7 @@ func (j PathJudge) Judge(a Access, p, cwd string) PathVerdict {
 		return v
 	}
 	ws := j.Spec.Workspace
-	if ws != "" && within(real, ws) || withinAny(real, j.AgentWrite) {
+	if ws != "" && Within(real, ws) || withinAny(real, j.AgentWrite) {
 		v.Allowed = true
 		return v
 	}
@@ -141,7 +141,7 @@ func (j PathJudge) absolute(p, cwd string) (string, error) {
 // one that lies in p).
 func (j PathJudge) denied(p string, search bool) (string, bool) {
 	for _, d := range j.Spec.Deny {
-		if within(p, d) || search && within(d, p) {
+		if Within(p, d) || search && Within(d, p) {
 			return d, true
 		}
 	}
@@ -151,7 +151,7 @@ func (j PathJudge) denied(p string, search bool) (string, bool) {
 // protected returns the protected path p is, or lies in.
 func (j PathJudge) protected(p string) (string, bool) {
 	for _, pr := range j.Spec.Protect {
-		if within(p, pr.Path) {
+		if Within(p, pr.Path) {
 			return pr.Path, true
 		}
 	}
@@ -159,7 +159,7 @@ func (j PathJudge) protected(p string) (string, bool) {
 }
 
 func (j PathJudge) rel(p string) string {
-	if ws := j.Spec.Workspace; ws != "" && within(p, ws) && p != ws {
+	if ws := j.Spec.Workspace; ws != "" && Within(p, ws) && p != ws {
 		return p[len(ws)+1:]
 	}
 	return p

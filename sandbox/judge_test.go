@@ -162,11 +162,11 @@ func FuzzPathJudge(f *testing.F) {
 				t.Fatalf("%v %q: allowed %q in a denied path", a, p, v.Path)
 			}
 			if a == Write {
-				if !within(v.Path, "/ws") {
+				if !Within(v.Path, "/ws") {
 					t.Fatalf("write %q: allowed %q outside the workspace", p, v.Path)
 				}
 				for _, pr := range j.Spec.Protect {
-					if within(v.Path, pr.Path) {
+					if Within(v.Path, pr.Path) {
 						t.Fatalf("write %q: allowed %q in protected %s", p, v.Path, pr.Path)
 					}
 				}

@@ -12,17 +12,22 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // HookCmd is `lite-sandbox hook NAME` (an agent of registry.HookNames:
-// codex, crush): the PreToolUse hook that
-// `lite-sandbox launch` installs for agents whose shell cannot be
-// replaced by a path. It reads the hook's JSON on stdin and answers with
-// a rewrite through the session's shim, or a denial with the validator's
-// reason.
+// claude, codex, crush, pi): the PreToolUse hook that `lite-sandbox
+// launch` installs. It reads the hook's JSON on stdin and answers with a
+// rewrite through the session's shim, or a denial with the validator's
+// reason; for the agents' file tools (agents.FileHooker) with the path
+// judge's reason.
 type HookCmd struct {
 	Agent string `arg:"" help:"${hook_agents}."`
+
+	adapter agents.Agent
+	config  *config.Config // the session's frozen policy, once loaded
+	spec    *sandbox.Spec  // its sandbox, for the path judge
 }
 
 // Run answers one hook call. The session comes from the environment the
@@ -34,8 +39,12 @@ func (c *HookCmd) Run(g *Globals, io stdio) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: err}
 	}
+	c.adapter = a
+	fh, fok := a.(agents.FileHooker)
 	h, ok := a.(agents.Hooker)
-	if !ok {
+	if fok {
+		h = fileHooker{fh, c.judge}
+	} else if !ok {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("%s takes no hook (its routing is not hook-based)", c.Agent)}
 	}
 	in, err := readAll(os.Stdin)
@@ -43,12 +52,13 @@ func (c *HookCmd) Run(g *Globals, io stdio) error {
 	code := 0
 	if err != nil {
 		out, code = h.Hook(nil, denyAll(err), "")
-	} else if _, v, serr := load(config.Options{ConfigFile: g.Config}); serr != nil {
+	} else if cfg, v, serr := load(config.Options{ConfigFile: g.Config}); serr != nil {
 		// Fail closed: a hook that cannot judge denies.
 		out, code = h.Hook(in, denyAll(serr), "")
 	} else if shim := shimPath(); shim == "" {
 		out, code = h.Hook(in, denyAll(fmt.Errorf("no session (%s is not set)", contract.EnvSession)), "")
 	} else {
+		c.config = cfg
 		out, code = h.Hook(in, func(cmd string) agents.Verdict {
 			r := v.Check(cmd)
 			return agents.Verdict{Allowed: r.Allowed(), Message: r.Message()}

@@ -1,0 +1,26 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package agents
+
+// FileAccess is what an agent's file tool does with a path; the values
+// are sandbox.Read, sandbox.Search and sandbox.Write.
+type FileAccess int
+
+const (
+	FileRead FileAccess = iota
+	FileSearch
+	FileWrite
+)
+
+// PathChecker judges one path of a file tool with the session's frozen
+// policy (sandbox.PathJudge): p as the model wrote it, relative to cwd.
+type PathChecker func(a FileAccess, p, cwd string) Verdict
+
+// FileHooker is implemented by agents whose hook also judges their own
+// file tools (Claude, Codex, Crush, Pi): `lite-sandbox hook NAME`
+// prefers it to [Hooker]. The OS (the agent ring) is the boundary; the
+// hook tells the model why a path was refused.
+type FileHooker interface {
+	HookFiles(in []byte, check Checker, judge PathChecker, shim string) (out []byte, code int)
+}

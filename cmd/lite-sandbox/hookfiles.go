@@ -1,0 +1,43 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+)
+
+// fileHooker adapts an agents.FileHooker to the Hooker call in HookCmd,
+// adding the path judge over the session's frozen policy.
+type fileHooker struct {
+	agents.FileHooker
+	judge func(a agents.FileAccess, p, cwd string) agents.Verdict
+}
+
+func (f fileHooker) Hook(in []byte, check agents.Checker, shim string) ([]byte, int) {
+	return f.HookFiles(in, check, f.judge, shim)
+}
+
+// judge is the path judge (sandbox.PathJudge) over the sandbox spec of
+// the session's frozen policy, the same policy the command sandbox
+// applies. Without a loaded policy (the hook could not judge) every
+// path is refused.
+func (c *HookCmd) judge(a agents.FileAccess, p, cwd string) agents.Verdict {
+	if c.config == nil {
+		return agents.Verdict{Message: "lite-sandbox: the hook could not load the session's policy, so the file tool was refused"}
+	}
+	if c.spec == nil {
+		cfg := c.config
+		spec, err := cfg.Policy.SandboxSpec(cfg.Workspace, cfg.Home, "")
+		if err != nil {
+			return agents.Verdict{Message: fmt.Sprintf("lite-sandbox: the hook could not build the session's sandbox, so the file tool was refused: %v", err)}
+		}
+		sandbox.DetectHost(&spec) // core.hooksPath targets are protected too
+		c.spec = &spec
+	}
+	v := sandbox.PathJudge{Spec: *c.spec}.Judge(sandbox.Access(a), p, cwd)
+	return agents.Verdict{Allowed: v.Allowed, Message: v.Reason}
+}
