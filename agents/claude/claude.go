@@ -60,6 +60,7 @@ func Settings(s agents.Session) ([]byte, error) {
 		"sandbox":         map[string]any{"enabled": false},
 		"disableAllHooks": true,
 	}
+	addFileRules(v, s)
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("claude settings: %w", err)

@@ -12,6 +12,9 @@ import (
 
 func TestPrepare(t *testing.T) {
 	s := agentstest.Session(t, "2.1.197 (Claude Code)", "-p", "hello")
+	s.Home = "/home/user" // the golden file holds the home's persistence rules
+	s.Deny = []string{"/home/user/.ssh"}
+	s.Protect = []string{"/home/user/project/.git/hooks", "/home/user/project/.claude"}
 	p, err := New().Prepare(s)
 	if err != nil {
 		t.Fatal(err)
