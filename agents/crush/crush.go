@@ -62,11 +62,14 @@ func Config(exe string) ([]byte, error) {
 		"hooks": map[string]any{
 			"PreToolUse": []any{map[string]any{
 				"name":    "lite-sandbox",
-				"matcher": "^bash$",
+				"matcher": HookMatcher,
 				"timeout": 15,
 				"command": HookCommand(exe),
 			}},
 		},
+		// Sub-agents never fire hooks (agent-tools.md F14); the list
+		// concatenates, so a project cannot enable them again.
+		"options": map[string]any{"disabled_tools": DisabledTools},
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {

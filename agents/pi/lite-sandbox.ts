@@ -8,8 +8,36 @@
 // session's sandbox. Extensions given with -e load first and the first
 // registration of a tool name wins, so no later extension can take the
 // name back.
+//
+// It also guards pi's file tools (read, write, edit, ls, find, grep) with
+// lite-sandbox's path judge, `<lite-sandbox> hook pi`, run directly (no
+// shell): a refused path blocks the call and the model gets the judge's
+// one-line reason. A throwing tool_call handler blocks too, so any
+// failure of the check fails closed. The agent ring is the boundary;
+// this explains (grep and find spawn rg and fd themselves, so their
+// search path is judged before they start).
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { createBashToolDefinition, createLocalBashOperations } from "@mariozechner/pi-coding-agent";
+import { execFileSync } from "node:child_process";
+
+// access is what each file tool does with its path.
+const access: Record<string, "read" | "search" | "write"> = {
+	read: "read", write: "write", edit: "write", ls: "search", find: "search", grep: "search",
+};
+
+// judge asks lite-sandbox about one path; it returns the refusal's
+// reason, or "" when allowed, and throws when it cannot tell.
+function judge(exe: string, a: string, p: string, cwd: string): string {
+	const out = execFileSync(exe, ["hook", "pi"], {
+		input: JSON.stringify({ access: a, path: p.startsWith("@") ? p.slice(1) : p, cwd }),
+		encoding: "utf8",
+		timeout: 15000,
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	const v = JSON.parse(out);
+	if (v.allowed === true) return "";
+	return String(v.reason || "lite-sandbox: the path was refused");
+}
 
 export default function (pi: ExtensionAPI) {
 	const shim = process.env.LITE_SANDBOX_SHIM;
@@ -30,4 +58,29 @@ export default function (pi: ExtensionAPI) {
 		},
 	});
 	pi.on("user_bash", () => ({ operations: createLocalBashOperations({ shellPath: shim }) }));
+
+	const exe = process.env.LITE_SANDBOX_EXE;
+	if (!exe) {
+		throw new Error("lite-sandbox: LITE_SANDBOX_EXE is not set; start pi with `lite-sandbox launch pi`");
+	}
+	pi.on("tool_call", (event: any, ctx: any) => {
+		const a = access[event.toolName];
+		if (!a) return undefined;
+		const input = event.input || {};
+		const paths: string[] = [];
+		if (typeof input.path === "string" && input.path !== "") paths.push(input.path);
+		else if (a === "search") paths.push(".");
+		else return { block: true, reason: `lite-sandbox: a ${event.toolName} call without a path; refused` };
+		// find takes its base directory from an absolute pattern.
+		if (event.toolName === "find" && typeof input.pattern === "string" && /^[\/~]/.test(input.pattern)) {
+			const m = input.pattern.match(/^[^*?[{]*\//);
+			paths.push(m ? m[0] : "/");
+		}
+		const cwd = (ctx && ctx.cwd) || process.cwd();
+		for (const p of paths) {
+			const reason = judge(exe, a, p, cwd);
+			if (reason) return { block: true, reason };
+		}
+		return undefined;
+	});
 }

@@ -127,7 +127,7 @@ func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
 	ext := filepath.Join(s.Dir, "pi", "lite-sandbox.ts")
 	p := agents.Plan{
 		Argv: append(append([]string{s.Agent.Path}, Flags(ext, major)...), s.Args...),
-		Env:  []string{"PI_CODING_AGENT_DIR=" + agentDir, "PI_OFFLINE=1"},
+		Env:  []string{"PI_CODING_AGENT_DIR=" + agentDir, "PI_OFFLINE=1", EnvExe + "=" + s.Exe},
 		Files: []agents.File{
 			{Path: ext, Content: Extension},
 			{Path: filepath.Join(agentDir, "settings.json"), Content: settings},
