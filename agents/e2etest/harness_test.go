@@ -93,6 +93,8 @@ type env struct {
 	mock     *mockmodel.Server
 	vars     []string
 	agentDir string
+	// refusedIDs are the tool call ids of a script that must be refused.
+	refusedIDs []string
 }
 
 const (
