@@ -6,11 +6,13 @@
 package e2etest
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
@@ -237,4 +239,22 @@ func TestClaudeFileHook(t *testing.T) {
 	out, errs, _ := e.launch("exec", claudeEnv(e), filepath.Join(bin, "claude"), "--settings", string(settings),
 		"-p", "work on the files", "--output-format", "json", "--dangerously-skip-permissions")
 	e.checkFiles(out, errs, "lite-sandbox:")
+}
+
+// TestClaudeFileHookControl is the control for the file tests: the same
+// script run by Claude directly (no launch, no ring, no hook, no rules)
+// under bypass changes ~/.bashrc, so the tests above can fail.
+func TestClaudeFileHookControl(t *testing.T) {
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	e := fileEnv(t, bin)
+	claudeFiles(e)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "claude"), "-p", "work on the files", "--output-format", "json", "--dangerously-skip-permissions")
+	cmd.Dir = e.ws
+	cmd.Env = append(append([]string{}, e.vars...), claudeEnv(e)...)
+	out, err := cmd.CombinedOutput()
+	if b, _ := os.ReadFile(filepath.Join(e.home, ".bashrc")); !strings.Contains(string(b), evilText) {
+		t.Fatalf("control: ~/.bashrc unchanged (%q) without lite-sandbox: the file tests prove nothing (%v)\n%s", b, err, out)
+	}
 }
