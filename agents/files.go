@@ -24,3 +24,10 @@ type PathChecker func(a FileAccess, p, cwd string) Verdict
 type FileHooker interface {
 	HookFiles(in []byte, check Checker, judge PathChecker, shim string) (out []byte, code int)
 }
+
+// OwnWriter is implemented by agents whose file tools write their own
+// state outside the workspace (Claude's plan files): the path judge lets
+// those writes through. Paths are absolute and clean.
+type OwnWriter interface {
+	OwnWrites(home string) []string
+}

@@ -179,3 +179,13 @@ func addFileRules(v map[string]any, s agents.Session) {
 		"hooks":   []any{map[string]any{"type": "command", "command": HookCommand(s.Exe), "timeout": 30}},
 	}}}
 }
+
+// OwnWrites are the directories Claude's own Write and Edit calls use
+// outside the workspace: its plan files (plan mode writes the plan with
+// the Write tool). Its settings, plugins and hooks stay refused.
+func (Agent) OwnWrites(home string) []string {
+	if home == "" {
+		return nil
+	}
+	return []string{path.Join(home, ".claude", "plans")}
+}

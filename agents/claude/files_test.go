@@ -114,3 +114,9 @@ func TestHookFiles(t *testing.T) {
 		t.Errorf("bad JSON: %s", out)
 	}
 }
+
+func TestOwnWrites(t *testing.T) {
+	if got := New().OwnWrites("/h"); !slices.Equal(got, []string{"/h/.claude/plans"}) {
+		t.Fatalf("OwnWrites = %q", got)
+	}
+}

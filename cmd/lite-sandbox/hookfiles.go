@@ -38,6 +38,10 @@ func (c *HookCmd) judge(a agents.FileAccess, p, cwd string) agents.Verdict {
 		sandbox.DetectHost(&spec) // core.hooksPath targets are protected too
 		c.spec = &spec
 	}
-	v := sandbox.PathJudge{Spec: *c.spec}.Judge(sandbox.Access(a), p, cwd)
+	j := sandbox.PathJudge{Spec: *c.spec}
+	if ow, ok := c.adapter.(agents.OwnWriter); ok {
+		j.AgentWrite = ow.OwnWrites(c.spec.Home)
+	}
+	v := j.Judge(sandbox.Access(a), p, cwd)
 	return agents.Verdict{Allowed: v.Allowed, Message: v.Reason}
 }
