@@ -42,6 +42,10 @@ func fileEnv(t *testing.T, bin string) *env {
 	}
 	e.write("src/main.go", mainText)
 	e.write("~/.bashrc", rcText)
+	// A link in the workspace to the canary: reads follow it.
+	if err := os.Symlink(e.canary, filepath.Join(e.ws, "key-link")); err != nil {
+		t.Fatal(err)
+	}
 	return e
 }
 
@@ -115,7 +119,7 @@ func (e *env) checkFiles(stdout, stderr string, refused ...string) {
 // read), then every write and read the test forbids, and the real work.
 func claudeFiles(e *env) {
 	f := e.forbidden()
-	e.refusedIDs = []string{"toolu_2_0", "toolu_2_1", "toolu_2_2", "toolu_2_3", "toolu_2_4", "toolu_2_5", "toolu_2_6"}
+	e.refusedIDs = []string{"toolu_2_0", "toolu_2_1", "toolu_2_2", "toolu_2_3", "toolu_2_4", "toolu_2_5", "toolu_2_6", "toolu_2_9"}
 	e.script(
 		mockmodel.Turn{
 			{Tool: "Read", Input: map[string]any{"file_path": "src/main.go"}},
@@ -131,6 +135,7 @@ func claudeFiles(e *env) {
 			{Tool: "Read", Input: map[string]any{"file_path": "~/.ssh/canary"}},
 			{Tool: "Edit", Input: map[string]any{"file_path": filepath.Join(e.ws, "src", "main.go"), "old_string": "func main() {}", "new_string": "func main() {} // edited"}},
 			{Tool: "Write", Input: map[string]any{"file_path": filepath.Join(e.ws, "new.txt"), "content": "created\n"}},
+			{Tool: "Read", Input: map[string]any{"file_path": "key-link"}},
 		},
 	)
 }
@@ -187,7 +192,7 @@ func TestPiFileTools(t *testing.T) {
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
 	e := fileEnv(t, bin)
 	f := e.forbidden()
-	e.refusedIDs = []string{"call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5", "call_1_6", "call_1_7", "call_1_8"}
+	e.refusedIDs = []string{"call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5", "call_1_6", "call_1_7", "call_1_8", "call_1_11"}
 	e.script(mockmodel.Turn{
 		{Tool: "edit", Input: map[string]any{"path": "~/.bashrc", "edits": []any{map[string]any{"oldText": "ORIGINAL", "newText": evilText}}}},
 		{Tool: "write", Input: map[string]any{"path": f["autostart"], "content": evilText}},
@@ -200,6 +205,7 @@ func TestPiFileTools(t *testing.T) {
 		{Tool: "ls", Input: map[string]any{"path": filepath.Join(e.home, ".ssh")}},
 		{Tool: "edit", Input: map[string]any{"path": "src/main.go", "edits": []any{map[string]any{"oldText": "func main() {}", "newText": "func main() {} // edited"}}}},
 		{Tool: "write", Input: map[string]any{"path": "new.txt", "content": "created\n"}},
+		{Tool: "read", Input: map[string]any{"path": "key-link"}},
 	})
 	out, errs, code := e.launch("pi", piSetup(e), "--provider", "mock", "--model", "mock-model", "--no-session",
 		"--tools", "read,bash,edit,write,grep,find,ls", "-p", "work on the files")
