@@ -86,10 +86,14 @@ command = "touch %s/HOOK_RAN"
 // Codex itself under allow_login_shell=false.)
 func TestCodexModelShell(t *testing.T) {
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
+	// An interpreter as the shell (#8): 0.171 passes the hook no "shell"
+	// and runs the command with /bin/sh -c instead (measured), so it is
+	// routed like any other.
 	for _, tc := range []struct {
 		name    string
 		command string
-	}{{"allowed", ""}, {"denied", deniedCommand}} {
+		shell   string
+	}{{"allowed", "", "/bin/sh"}, {"denied", deniedCommand, "/bin/sh"}, {"python", "", "/usr/bin/python3"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, bin, "")
 			cmd := tc.command
@@ -97,7 +101,7 @@ func TestCodexModelShell(t *testing.T) {
 				cmd = allowedCommand(e, "MOCK_API_KEY")
 			}
 			m, err := mockmodel.Start(mockmodel.Scenario{Command: cmd, Final: finalText,
-				Extra: map[string]any{"shell": "/bin/sh"}})
+				Extra: map[string]any{"shell": tc.shell}})
 			if err != nil {
 				t.Fatal(err)
 			}
