@@ -20,6 +20,7 @@ func addFileRules(info *agents.Session, p *policy.Policy) {
 	if err != nil {
 		return
 	}
+	sandbox.DetectHost(&spec) // core.hooksPath targets, a worktree's .git file
 	info.Deny = spec.Deny
 	for _, pr := range spec.Protect {
 		info.Protect = append(info.Protect, pr.Path)
