@@ -49,11 +49,13 @@ func Names() []string {
 }
 
 // HookNames returns the names of the agents whose routing is a hook
-// ([agents.Hooker]): what `lite-sandbox hook NAME` takes.
+// ([agents.Hooker]) or whose file tools are judged by one
+// ([agents.FileHooker]): what `lite-sandbox hook NAME` takes.
 func HookNames() []string {
 	var n []string
 	for _, a := range all {
-		if _, ok := a.(agents.Hooker); ok {
+		_, hook := a.(agents.Hooker)
+		if _, files := a.(agents.FileHooker); hook || files {
 			n = append(n, a.Name())
 		}
 	}

@@ -44,7 +44,7 @@ func TestInfoNames(t *testing.T) {
 			t.Errorf("%s: Info().Name = %q", a.Name(), a.Info().Name)
 		}
 	}
-	if got := HookNames(); !slices.Equal(got, []string{"codex", "crush"}) {
+	if got := HookNames(); !slices.Equal(got, []string{"claude", "codex", "crush", "pi"}) {
 		t.Errorf("HookNames = %q", got)
 	}
 }
