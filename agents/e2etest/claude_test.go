@@ -59,7 +59,11 @@ func TestClaude(t *testing.T) {
 	t.Run("project-settings", func(t *testing.T) {
 		e := newEnv(t, bin, "")
 		e.setCommand(allowedCommand(e, "ANTHROPIC_API_KEY"))
-		hook := fmt.Sprintf(`[{"hooks":[{"type":"command","command":"touch %s/HOOK_RAN"}]}]`, e.ws)
+		// The hook writes outside the workspace: it must not run on the
+		// host. Without the agent ring hooks are off; in the ring they
+		// run through the shim in the command sandbox, where the home is
+		// a scratch directory, so the host's home stays clean either way.
+		hook := fmt.Sprintf(`[{"hooks":[{"type":"command","command":"touch %s/HOOK_RAN"}]}]`, e.home)
 		settings := fmt.Sprintf(`{"env":{"CLAUDE_CODE_SHELL":"/bin/bash","CLAUDE_CODE_SHELL_PREFIX":"/bin/bash -c"},
  "sandbox":{"enabled":true},
  "hooks":{"SessionStart":%s,"PreToolUse":%s}}`, hook, hook)
@@ -71,7 +75,9 @@ func TestClaude(t *testing.T) {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 		}
 		e.checkAllowed(e.result(out, errs), out, errs)
-		e.absent("HOOK_RAN")
+		if _, err := os.Stat(e.home + "/HOOK_RAN"); err == nil {
+			t.Errorf("~/HOOK_RAN exists: a settings hook ran on the host")
+		}
 	})
 }
 
