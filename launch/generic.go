@@ -85,11 +85,17 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 	if err != nil {
 		return nil, err
 	}
-	return Open(ctx, Options{
+	o := Options{
 		Spec:       spec,
 		Backend:    b,
 		Exe:        exe,
 		PolicyTOML: frozen,
 		Meta:       contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent},
-	})
+	}
+	if p.Sandbox.Network == policy.NetworkAllow {
+		if o.Egress, err = SessionEgress(p, workspace); err != nil {
+			return nil, fmt.Errorf("launch: %w", err)
+		}
+	}
+	return Open(ctx, o)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -37,6 +38,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	egresstest.Dispatch() // __confine with the egress bridge, and the bridge
 	switch os.Getenv(envWorker) {
 	case "1":
 		err := worker.ServeFD(3)

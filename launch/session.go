@@ -66,6 +66,11 @@ type Options struct {
 	WorkerEnv []string
 	// StartTimeout bounds the wait for the worker to answer; default 10s.
 	StartTimeout time.Duration
+	// Egress, when set (network = "allow"), starts the session's proxy
+	// on a socket in the session directory; the socket is bound into the
+	// worker's sandbox and the worker's __confine bridges to it. stop
+	// runs when the session is gone.
+	Egress func(dir string) (sock string, stop func(), err error)
 }
 
 // Session is one running session; see the package documentation.
@@ -77,6 +82,7 @@ type Session struct {
 
 	argv    []string // the bwrap command line that runs the worker
 	release func()   // after the sandbox is gone (placeholders); may be nil
+	egress  func()   // stops the egress proxy; may be nil
 	env     []string
 	timeout time.Duration
 

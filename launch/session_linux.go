@@ -24,6 +24,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
 
 // Restart policy: a worker that dies after running for quickExit is
@@ -136,6 +137,16 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	// another workspace.
 	spec.Deny = append(slices.Clone(spec.Deny), root)
 	spec.Cwd = spec.Workspace
+	var egressEnv []string
+	if o.Egress != nil {
+		sock, stop, err := o.Egress(dir)
+		if err != nil {
+			return nil, fmt.Errorf("session: %w", err)
+		}
+		s.egress = stop
+		spec.Read = append(spec.Read, sock)
+		egressEnv = []string{egress.EnvSocket + "=" + sock}
+	}
 	args := o.WorkerArgs
 	if args == nil {
 		// The worker confines itself before serving (Landlock scopes,
@@ -152,6 +163,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
+	s.env = append(slices.Clip(s.env), egressEnv...)
 
 	started := make(chan error, 1)
 	go s.supervise(started)
@@ -362,6 +374,9 @@ func (s *Session) cleanup() error {
 	// After the sandbox is gone: its placeholders may be removed.
 	if s.release != nil {
 		s.release()
+	}
+	if s.egress != nil {
+		s.egress()
 	}
 	if err := os.RemoveAll(s.Dir); err != nil {
 		return fmt.Errorf("session: remove %s: %w", s.Dir, err)

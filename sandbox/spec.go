@@ -44,8 +44,10 @@ type Spec struct {
 	// Git holds what git needs outside the workspace (a linked
 	// worktree's common directory); see [DetectHost].
 	Git GitDirs
-	// Network is [NetworkOpen] or [NetworkOff]. Any other value,
-	// including "", is treated as off (fail closed).
+	// Network is [NetworkOpen], [NetworkAllow] or [NetworkOff]. Anything
+	// but open unshares the network (allow reaches the host only through
+	// the egress proxy's socket, which the caller adds to Read). Any
+	// other value, including "", is treated as off (fail closed).
 	Network string
 	// Cwd is the directory the command starts in. It must lie inside the
 	// workspace or a Read or Write path; [Prepare] checks this.
@@ -57,8 +59,9 @@ type Spec struct {
 
 // Network modes of a [Spec].
 const (
-	NetworkOpen = "open" // the host's network is shared
-	NetworkOff  = "off"  // a loopback-only network namespace
+	NetworkOpen  = "open"  // the host's network is shared
+	NetworkAllow = "allow" // loopback only, plus the egress proxy's socket (package egress)
+	NetworkOff   = "off"   // a loopback-only network namespace
 )
 
 // Grants are the policy's sandbox lists, as [NewSpec] takes them: paths
@@ -98,11 +101,11 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 	case "", NetworkOpen:
 		// The seed and the default policy share the host's network.
 		s.Network = NetworkOpen
-	case NetworkOff:
-		s.Network = NetworkOff
+	case NetworkOff, NetworkAllow:
+		s.Network = p.Network
 	default:
-		return Spec{}, fmt.Errorf("sandbox spec: unknown network mode %q (want %q or %q)",
-			p.Network, NetworkOpen, NetworkOff)
+		return Spec{}, fmt.Errorf("sandbox spec: unknown network mode %q (want %q, %q or %q)",
+			p.Network, NetworkOpen, NetworkAllow, NetworkOff)
 	}
 	var err error
 	if s.System, err = expandAll("system", p.System, home); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/explain"
@@ -46,6 +47,7 @@ type Shim struct {
 	session   *contract.Attached // set inside a session: commands go to its worker
 	hostSpec  *sandbox.Spec      // see spec
 	agent     string             // the launched agent, for its command wrapper
+	egress    *egressState       // the per-command proxy's decisions, when network = "allow"
 	getenv    func(string) string
 
 	// For the audit log and the denial hints: the command as judged,
@@ -159,7 +161,9 @@ func (s *Shim) Exec(argv []string) error {
 	case sandbox.StateUnavailable:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
 		s.audit("unsandboxed", -1)
-		return execve(argv, env, s.Cwd)
+		// No namespace, so no bridge: the proxy variables would point at
+		// whatever listens on the host's loopback.
+		return execve(argv, egress.Unset(env), s.Cwd)
 	case sandbox.StateDegraded:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
@@ -178,6 +182,15 @@ func (s *Shim) Exec(argv []string) error {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
+	if spec.Network == policy.NetworkAllow {
+		sock, stop, err := s.startEgress()
+		if err != nil {
+			return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
+		}
+		defer stop()
+		spec.Read = append(spec.Read, sock)
+		env = append(env, egress.EnvSocket+"="+sock)
+	}
 	prep, err := sandbox.Prepare(b, spec, sandbox.ConfineArgv(exe, argv))
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
@@ -243,6 +256,9 @@ func (s *Shim) finish(status int) {
 		return
 	}
 	for _, l := range explain.Lines(s.judged, s.explainContext()) {
+		fmt.Fprintln(s.stderr, l)
+	}
+	for _, l := range s.egressLines() {
 		fmt.Fprintln(s.stderr, l)
 	}
 }
@@ -347,5 +363,8 @@ func (s *Shim) execInSession(argv []string) error {
 func (s *Shim) childEnv(env []string) []string {
 	out := s.Policy.Sandbox.FilterEnv(env)
 	out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "SHELL=") })
+	if s.Policy.Sandbox.Network == policy.NetworkAllow {
+		out = egress.Env(out)
+	}
 	return append(out, "SHELL="+Bash())
 }

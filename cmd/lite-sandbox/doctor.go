@@ -44,7 +44,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	}
 	fmt.Fprintln(w, conf[0])
 	fmt.Fprintln(w, conf[2])
-	fmt.Fprintf(w, "network: %s\n", s.Policy.Sandbox.Network)
+	fmt.Fprintf(w, "network: %s\n", networkLine(s.Policy))
 	fmt.Fprintf(w, "workspace: %s\n", s.Workspace)
 	fmt.Fprintf(w, "mode: %s\n", s.Mode)
 	fmt.Fprintf(w, "policy files: %v\n", s.Policy.Sources)

@@ -21,7 +21,8 @@ import (
 type LaunchCmd struct {
 	Workspace string   `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
 	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
-	Network   string   `help:"open (the host's network) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,off," default:""`
+	Network   string   `help:"open (the host's network), allow (only sandbox.allow_domains, through a proxy) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,allow,off," default:""`
+	Domain    []string `help:"A domain the sandbox may reach (repeatable; implies --network allow): example.com, or *.example.com for the names below it." placeholder:"NAME" name:"allow-domain"`
 	DryRun    bool     `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
 	Agent     string   `arg:"" help:"exec (any program that honours $$SHELL), or an agent: ${agents}."`
 	Args      []string `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
@@ -42,7 +43,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	} else if len(argv) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
 	}
-	s, _, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Getenv: outsideSession})
+	s, _, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Domains: c.Domain, Getenv: outsideSession})
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
 
 // Globals are the flags every subcommand takes.
@@ -65,9 +66,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	// Inside the sandbox, before the command: confine, then exec.
 	if len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--" {
-		code, err := sandbox.ConfineExec(args[3:], os.Environ())
+		// network = "allow": the bridge to the proxy starts first.
+		env, err := startBridge(os.Environ())
+		if err != nil {
+			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+			return exit.Sandbox
+		}
+		code, err := sandbox.ConfineExec(args[3:], env)
 		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return code
+	}
+	if len(args) == 3 && args[1] == egress.BridgeCommand {
+		err := egress.ServeBridge(args[2])
+		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return exit.Sandbox
 	}
 	if len(args) > 0 && isShimName(args[0]) {
 		return exitCode(runShim(args[1:], "", stderr), stderr)

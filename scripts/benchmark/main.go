@@ -104,7 +104,10 @@ func run(c config) error {
 	if err := b.workerMemory(); err != nil {
 		return err
 	}
-	return b.launchTimes()
+	if err := b.launchTimes(); err != nil {
+		return err
+	}
+	return egressBench(c.bin, b.small, b.home, c.n)
 }
 
 func makeWorkspaces(small, large string, nfiles int) error {

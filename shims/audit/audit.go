@@ -44,6 +44,9 @@ type Record struct {
 	// Status is the exit status; -1 when the command did not run.
 	Status     int     `json:"status"`
 	DurationMS float64 `json:"duration_ms"`
+	// Egress is the host:port of a network = "allow" proxy decision
+	// (then Decision is allow or deny and Rule the refusing policy key).
+	Egress string `json:"egress,omitempty"`
 }
 
 // Dir returns the directory of the log.
@@ -132,4 +135,16 @@ func LastSession(recs []Record) string {
 		}
 	}
 	return ""
+}
+
+// EgressRecord is the record of one decision of the network = "allow"
+// proxy: via is connect, http or socks5; key the policy key of a
+// refusal.
+func EgressRecord(t time.Time, workspace, session, via, hostport string, allowed bool, key string) Record {
+	r := Record{Time: t, Session: session, Workspace: workspace, Command: "(network " + via + ") " + hostport,
+		Egress: hostport, Decision: "allow", Sandbox: "egress", Status: -1}
+	if !allowed {
+		r.Decision, r.Rule = "deny", key
+	}
+	return r
 }

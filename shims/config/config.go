@@ -26,9 +26,13 @@ type Options struct {
 	ConfigFile string // policy file; else $LITE_SANDBOX_CONFIG, else XDG
 	Workspace  string // else $LITE_SANDBOX_WORKSPACE, else Cwd
 	Mode       string // auto, on or off; else $LITE_SANDBOX_MODE, else the policy's
-	Network    string // open or off; else the policy's
+	Network    string // open, allow or off; else the policy's
 	Cwd        string // else the process's working directory
 	Getenv     func(string) string
+
+	// Domains are --allow-domain names, added to sandbox.allow_domains;
+	// they imply network = "allow" when Network is empty.
+	Domains []string
 }
 
 // Config is one run's settings.
@@ -92,12 +96,8 @@ func Load(o Options) (*Config, error) {
 	if err != nil {
 		return nil, &exit.Error{Code: exit.Config, Err: err}
 	}
-	switch o.Network {
-	case "":
-	case policy.NetworkOpen, policy.NetworkOff:
-		p.Sandbox.Network = o.Network
-	default:
-		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("unknown network mode %q (want open or off)", o.Network)}
+	if err := networkOptions(p, o); err != nil {
+		return nil, err
 	}
 	modeName := o.Mode
 	if modeName == "" {

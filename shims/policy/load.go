@@ -168,6 +168,10 @@ type layer struct {
 		Caches    []string `toml:"caches"`
 		Env       []string `toml:"env"`
 		SecretEnv []string `toml:"secret_env"`
+
+		AllowDomains   []string `toml:"allow_domains"`
+		DenyDomains    []string `toml:"deny_domains"`
+		AllowAddresses []string `toml:"allow_addresses"`
 	} `toml:"sandbox"`
 	Shell struct {
 		MaxDepth *int     `toml:"max_depth"`
@@ -230,14 +234,8 @@ func (p *Policy) apply(l *layer, project bool) error {
 		}
 		p.Sandbox.Mode = *m
 	}
-	if n := l.Sandbox.Network; n != nil {
-		if *n != NetworkOpen && *n != NetworkOff {
-			return l.errAt(fmt.Sprintf("unknown network mode %q (want open or off)", *n), "network")
-		}
-		if project && *n == NetworkOpen && p.Sandbox.Network == NetworkOff {
-			return loosen("sandbox.network", "it would open the network")
-		}
-		p.Sandbox.Network = *n
+	if err := p.applyNetwork(l, project, loosen); err != nil {
+		return err
 	}
 	for _, f := range []struct {
 		key string

@@ -27,8 +27,19 @@ type Policy struct {
 type Sandbox struct {
 	// Mode is auto, on or off; see [Mode].
 	Mode string `toml:"mode"`
-	// Network is open (the host's network is shared) or off.
+	// Network is open (the host's network is shared), allow (only
+	// AllowDomains, through lite-sandbox's proxy) or off.
 	Network string `toml:"network"`
+	// AllowDomains lists the names reachable when Network is allow:
+	// "example.com" is that name only, "*.example.com" any name below it.
+	AllowDomains []string `toml:"allow_domains"`
+	// DenyDomains removes names from AllowDomains (the same patterns);
+	// it is how a project file narrows the list.
+	DenyDomains []string `toml:"deny_domains"`
+	// AllowAddresses lists addresses (IP, prefix, or IP:port) an allowed
+	// name may resolve to although they are loopback, private,
+	// link-local or the host's own. Only the user's file may set it.
+	AllowAddresses []string `toml:"allow_addresses"`
 	// System lists host directories mounted read-only at the same path.
 	System []string `toml:"system"`
 	// Etc lists entries of /etc that are visible (read-only); the rest of
@@ -134,8 +145,9 @@ func ParseMode(s string) (Mode, error) {
 
 // Network modes.
 const (
-	NetworkOpen = sandbox.NetworkOpen
-	NetworkOff  = sandbox.NetworkOff
+	NetworkOpen  = sandbox.NetworkOpen
+	NetworkAllow = sandbox.NetworkAllow
+	NetworkOff   = sandbox.NetworkOff
 )
 
 // Decisions, from the weakest to the strictest.
@@ -187,6 +199,9 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.Caches = slices.Clone(p.Sandbox.Caches)
 	c.Sandbox.Env = slices.Clone(p.Sandbox.Env)
 	c.Sandbox.SecretEnv = slices.Clone(p.Sandbox.SecretEnv)
+	c.Sandbox.AllowDomains = slices.Clone(p.Sandbox.AllowDomains)
+	c.Sandbox.DenyDomains = slices.Clone(p.Sandbox.DenyDomains)
+	c.Sandbox.AllowAddresses = slices.Clone(p.Sandbox.AllowAddresses)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
 	c.Sources = slices.Clone(p.Sources)
 	c.Rules = make([]Rule, len(p.Rules))

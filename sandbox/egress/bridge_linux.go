@@ -1,0 +1,113 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package egress
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// StartBridge runs inside the sandbox, in `__confine` before the command
+// starts: when env names a proxy socket ([EnvSocket]) it listens on the
+// bridge's loopback ports itself (so that the command can connect the
+// moment it starts, with no wait for a child), hands the listeners to a
+// bridge process `exe __confine -- exe __egress-bridge SOCKET` (confined
+// like any command) and returns env without the variable. Without the
+// variable it returns env unchanged. The bridge dies with the sandbox:
+// bwrap's PID namespace ends when the command does.
+func StartBridge(exe string, env []string) ([]string, error) {
+	sock := ""
+	rest := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		v, ok := strings.CutPrefix(kv, EnvSocket+"=")
+		if ok {
+			sock = v
+		}
+		return ok
+	})
+	if sock == "" {
+		return env, nil
+	}
+	var files []*os.File
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	for _, port := range []int{HTTPPort, SOCKSPort} {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			return nil, fmt.Errorf("egress bridge: %w", err)
+		}
+		f, err := l.(*net.TCPListener).File()
+		l.Close()
+		if err != nil {
+			return nil, fmt.Errorf("egress bridge: %w", err)
+		}
+		files = append(files, f)
+	}
+	cmd := &exec.Cmd{
+		Path:       exe,
+		Args:       []string{exe, "__confine", "--", exe, BridgeCommand, sock},
+		Env:        []string{"PATH=/usr/bin:/bin"},
+		ExtraFiles: files, // 3 and 4
+		Dir:        "/",
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("egress bridge: %w", err)
+	}
+	go cmd.Wait() // never reached: this process execs the command next
+	return rest, nil
+}
+
+// ServeBridge is `__egress-bridge SOCKET`: it accepts on descriptors 3
+// and 4 and pipes every connection to the proxy socket.
+func ServeBridge(sock string) error {
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	errc := make(chan error, 2)
+	for _, fd := range []uintptr{3, 4} {
+		f := os.NewFile(fd, "egress-listener")
+		l, err := net.FileListener(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("egress bridge: descriptor %d: %w (it is started by __confine, not by hand)", fd, err)
+		}
+		go func() { errc <- Bridge(l, sock) }()
+	}
+	return <-errc
+}
+
+// Bridge accepts on l and pipes every connection to the proxy socket
+// sock, until l is closed.
+func Bridge(l net.Listener, sock string) error {
+	var delay time.Duration
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			time.Sleep(delay)
+			continue
+		}
+		delay = 0
+		go func() {
+			up, err := net.Dial("unix", sock)
+			if err != nil {
+				c.Close()
+				return
+			}
+			pipe(c, up)
+		}()
+	}
+}

@@ -1,0 +1,127 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package egress
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+)
+
+// discardLog silences http.Server's own log: a client that hangs up is
+// not news.
+var discardLog = log.New(io.Discard, "", 0)
+
+// ErrorHeader marks the proxy's own refusals (curl -v shows it).
+const ErrorHeader = "X-Proxy-Error"
+
+// serveHTTP is the HTTP side: CONNECT tunnels and plain requests with an
+// absolute URL. Both are the standard library's: net/http parses the
+// request, Hijacker hands over the connection for CONNECT, and
+// http.Transport forwards plain requests through dialChecked.
+func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodConnect {
+		p.serveConnect(w, r)
+		return
+	}
+	if !r.URL.IsAbs() || r.URL.Host == "" {
+		http.Error(w, "lite-sandbox egress proxy: only proxy requests (absolute URL or CONNECT)", http.StatusBadRequest)
+		return
+	}
+	if r.URL.Scheme != "http" {
+		http.Error(w, "lite-sandbox egress proxy: only http:// URLs are forwarded; use CONNECT for https", http.StatusBadRequest)
+		return
+	}
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	out.Host = r.URL.Host
+	removeHopHeaders(out.Header)
+	if !strings.Contains(out.URL.Host, ":") || strings.HasSuffix(out.URL.Host, "]") {
+		out.URL.Host = net.JoinHostPort(strings.Trim(out.URL.Host, "[]"), "80")
+	}
+	resp, err := p.transport.RoundTrip(out)
+	if err != nil {
+		refuse(w, err)
+		return
+	}
+	defer resp.Body.Close()
+	removeHopHeaders(resp.Header)
+	for k, vs := range resp.Header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
+}
+
+// serveConnect opens a tunnel to a vetted address.
+func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
+	target := r.Host
+	if target == "" {
+		target = r.URL.Host
+	}
+	up, err := p.dialChecked(r.Context(), target, "connect")
+	if err != nil {
+		refuse(w, err)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		up.Close()
+		http.Error(w, "lite-sandbox egress proxy: cannot tunnel", http.StatusInternalServerError)
+		return
+	}
+	c, brw, err := hj.Hijack()
+	if err != nil {
+		up.Close()
+		return
+	}
+	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
+		c.Close()
+		up.Close()
+		return
+	}
+	// Bytes the client sent after the request (a TLS hello) are already
+	// in the server's buffer.
+	if n := brw.Reader.Buffered(); n > 0 {
+		b, _ := brw.Reader.Peek(n)
+		if _, err := up.Write(b); err != nil {
+			c.Close()
+			up.Close()
+			return
+		}
+	}
+	pipe(c, up)
+}
+
+// refuse answers a refusal with 403 and one line naming the host and the
+// policy key, or a dial failure with 502.
+func refuse(w http.ResponseWriter, err error) {
+	var ref *Refusal
+	if errors.As(err, &ref) {
+		w.Header().Set(ErrorHeader, "blocked-by-lite-sandbox")
+		http.Error(w, fmt.Sprintf("lite-sandbox: network access to %s was refused: %s (policy key %s)", HostPort(ref.Host, ref.Port), ref.Reason, ref.Key), http.StatusForbidden)
+		return
+	}
+	http.Error(w, "lite-sandbox egress proxy: "+err.Error(), http.StatusBadGateway)
+}
+
+// hopHeaders are the hop-by-hop headers (RFC 9110 §7.6.1) plus the
+// proxy's own.
+var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
+	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
+
+func removeHopHeaders(h http.Header) {
+	for _, f := range h.Values("Connection") {
+		for _, k := range strings.Split(f, ",") {
+			h.Del(strings.TrimSpace(k))
+		}
+	}
+	for _, k := range hopHeaders {
+		h.Del(k)
+	}
+}

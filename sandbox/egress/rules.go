@@ -1,0 +1,236 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package egress is the network of a sandbox with network = "allow": a
+// proxy on the host side that lets through only named domains, and the
+// bridge inside the sandbox's network namespace that carries the
+// sandbox's loopback proxy ports to the proxy's Unix socket.
+//
+// The sandbox has its own network namespace with loopback only (bwrap
+// --unshare-net) and no DNS resolver; the one way out is the bind-mounted
+// Unix socket. Names resolve here, on the host, and only for allowed
+// names; the proxy dials the address it vetted, never the name again, so
+// a DNS answer that changes between check and use (rebinding) cannot
+// send it elsewhere (docs/security-model.md §5, escape classes 19, 20 and 28).
+package egress
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// The policy keys a refusal names, so that the explanation says what to
+// change.
+const (
+	KeyAllowDomains   = "sandbox.allow_domains"
+	KeyDenyDomains    = "sandbox.deny_domains"
+	KeyAllowAddresses = "sandbox.allow_addresses"
+)
+
+// Rules decide which targets the proxy may reach.
+type Rules struct {
+	allow, deny []string // normalised patterns: "example.com" or "*.example.com"
+	addrs       []addrRule
+}
+
+// addrRule is one sandbox.allow_addresses entry: a prefix, and a port
+// when the entry named one (0: any port).
+type addrRule struct {
+	prefix netip.Prefix
+	port   uint16
+}
+
+// NewRules checks and compiles the policy's lists. allow and deny hold
+// domain patterns ("example.com" is that name only, "*.example.com" any
+// name below it, not the name itself) or IP literals; addrs holds IP
+// addresses or prefixes, optionally with a port ("127.0.0.1:3000",
+// "[::1]:8080", "10.0.0.0/8"), that may be reached although they are
+// loopback, private, link-local or the host's own.
+func NewRules(allow, deny, addrs []string) (*Rules, error) {
+	r := &Rules{}
+	for _, list := range []struct {
+		key string
+		src []string
+		dst *[]string
+	}{{KeyAllowDomains, allow, &r.allow}, {KeyDenyDomains, deny, &r.deny}} {
+		for _, v := range list.src {
+			n, err := CheckPattern(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", list.key, err)
+			}
+			*list.dst = append(*list.dst, n)
+		}
+	}
+	for _, v := range addrs {
+		a, err := parseAddrRule(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", KeyAllowAddresses, err)
+		}
+		r.addrs = append(r.addrs, a)
+	}
+	return r, nil
+}
+
+// CheckPattern checks one domain pattern and returns it normalised (lower
+// case, no trailing dot, IDNA A-labels).
+func CheckPattern(v string) (string, error) {
+	if a, err := netip.ParseAddr(strings.Trim(v, "[]")); err == nil {
+		return a.Unmap().String(), nil
+	}
+	name, wild := strings.CutPrefix(v, "*.")
+	n, err := Normalize(name)
+	if err != nil || strings.Contains(n, "*") || !strings.Contains(n, ".") && n != "localhost" {
+		return "", fmt.Errorf("%q is not a domain name, *.domain or IP address", v)
+	}
+	if wild {
+		return "*." + n, nil
+	}
+	return n, nil
+}
+
+// CheckAddress checks one sandbox.allow_addresses entry.
+func CheckAddress(v string) error {
+	_, err := parseAddrRule(v)
+	return err
+}
+
+func parseAddrRule(v string) (addrRule, error) {
+	if p, err := netip.ParsePrefix(v); err == nil {
+		return addrRule{prefix: p.Masked()}, nil
+	}
+	if a, err := netip.ParseAddr(v); err == nil {
+		a = a.Unmap()
+		return addrRule{prefix: netip.PrefixFrom(a, a.BitLen())}, nil
+	}
+	if ap, err := netip.ParseAddrPort(v); err == nil && ap.Port() != 0 {
+		a := ap.Addr().Unmap()
+		return addrRule{prefix: netip.PrefixFrom(a, a.BitLen()), port: ap.Port()}, nil
+	}
+	return addrRule{}, fmt.Errorf("%q is not an IP address, prefix or address:port", v)
+}
+
+// Normalize turns a host name into the form the rules compare: lower
+// case, without a trailing dot. Only ASCII letters, digits, '-', '_',
+// '.' (and ':' of an IPv6 literal) pass: clients send internationalised
+// names as A-labels (xn--...), and refusing anything else means a
+// Unicode look-alike can neither match an allowed name nor dodge a
+// denied one, without a Unicode table dependency (golang.org/x/text).
+func Normalize(host string) (string, error) {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	if h == "" {
+		return "", errors.New("empty host name")
+	}
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':' || c == '*') {
+			return "", fmt.Errorf("host %q: not an ASCII host name (write it as xn-- A-labels)", host)
+		}
+	}
+	if strings.Contains(h, "..") || strings.HasPrefix(h, ".") {
+		return "", fmt.Errorf("host %q: empty label", host)
+	}
+	return h, nil
+}
+
+// match reports whether name (normalised) matches one of the patterns.
+func match(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if suffix, ok := strings.CutPrefix(p, "*"); ok {
+			if strings.HasSuffix(name, suffix) && len(name) > len(suffix) {
+				return true
+			}
+		} else if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Refusal says why a target was refused and which policy key would let
+// it through.
+type Refusal struct {
+	Host   string // as the client named it, normalised
+	Port   uint16
+	Key    string // one of the Key constants
+	Reason string
+}
+
+func (r *Refusal) Error() string {
+	return fmt.Sprintf("%s: %s", HostPort(r.Host, r.Port), r.Reason)
+}
+
+// HostPort joins a host and a port, bracketing an IPv6 address.
+func HostPort(host string, port uint16) string {
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return host + ":" + strconv.Itoa(int(port))
+}
+
+// checkName decides on a host name (or IP literal) before any lookup.
+func (r *Rules) checkName(host string, port uint16) (string, *Refusal) {
+	n, err := Normalize(strings.Trim(host, "[]"))
+	if err == nil && strings.Contains(n, "*") {
+		err = fmt.Errorf("host %q: a pattern is not a host", host)
+	}
+	if err != nil {
+		return "", &Refusal{Host: host, Port: port, Key: KeyAllowDomains, Reason: err.Error()}
+	}
+	if a, err := netip.ParseAddr(n); err == nil {
+		n = a.Unmap().String()
+		if !match(r.allow, n) {
+			return n, &Refusal{Host: n, Port: port, Key: KeyAllowDomains, Reason: "an IP address is reached only when sandbox.allow_domains names it"}
+		}
+		return n, nil
+	}
+	if match(r.deny, n) {
+		return n, &Refusal{Host: n, Port: port, Key: KeyDenyDomains, Reason: "the domain is in sandbox.deny_domains"}
+	}
+	if !match(r.allow, n) {
+		return n, &Refusal{Host: n, Port: port, Key: KeyAllowDomains, Reason: "the domain is not in sandbox.allow_domains"}
+	}
+	return n, nil
+}
+
+// addrAllowed reports whether an address the user's allow_addresses
+// names explicitly.
+func (r *Rules) addrAllowed(a netip.Addr, port uint16) bool {
+	for _, ar := range r.addrs {
+		if ar.prefix.Contains(a) && (ar.port == 0 || ar.port == port) {
+			return true
+		}
+	}
+	return false
+}
+
+// cgnat is 100.64.0.0/10 (RFC 6598), which netip does not call private.
+var (
+	cgnat     = netip.MustParsePrefix("100.64.0.0/10")
+	thisNet   = netip.MustParsePrefix("0.0.0.0/8")
+	broadcast = netip.MustParseAddr("255.255.255.255")
+)
+
+// special names the class of an address that is refused unless the user
+// allows it, or "" for an ordinary public address. The host's own
+// addresses count: a service bound to the host's LAN address is as
+// local as one on loopback (escape class 20).
+func special(a netip.Addr, own map[netip.Addr]bool) string {
+	a = a.Unmap()
+	switch {
+	case a.IsLoopback():
+		return "loopback"
+	case a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast():
+		return "link-local (the cloud metadata address lives there)"
+	case a.IsPrivate() || cgnat.Contains(a):
+		return "private"
+	case a.IsUnspecified() || thisNet.Contains(a):
+		return "unspecified"
+	case a.IsMulticast() || a == broadcast:
+		return "multicast"
+	case own[a]:
+		return "one of this host's own"
+	}
+	return ""
+}

@@ -1,0 +1,148 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package egress
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"strconv"
+	"time"
+)
+
+// The SOCKS5 server is written here rather than taken from a library:
+// the maintained servers (things-go/go-socks5, wzshiming/socks5 and
+// others) are not served by the module proxy this project builds with,
+// and armon/go-socks5 is a 2016 pseudo-version. What is needed is small:
+// RFC 1928 CONNECT with no authentication; BIND and UDP ASSOCIATE are
+// refused (command not supported).
+
+const (
+	socksVersion  = 5
+	socksNoAuth   = 0
+	socksNoMethod = 0xff
+	socksConnect  = 1
+
+	atypIPv4   = 1
+	atypDomain = 3
+	atypIPv6   = 4
+
+	repSuccess        = 0
+	repFailure        = 1
+	repNotAllowed     = 2
+	repHostUnreach    = 4
+	repCmdUnsupported = 7
+	repAtypUnsupport  = 8
+)
+
+// serveSOCKS runs one SOCKS5 connection.
+func (p *Proxy) serveSOCKS(c net.Conn) {
+	defer func() {
+		if c != nil {
+			c.Close()
+		}
+	}()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	target, err := socksHandshake(c)
+	if err != nil {
+		return
+	}
+	up, err := p.dialChecked(context.Background(), target, "socks5")
+	if err != nil {
+		rep := byte(repHostUnreach)
+		var ref *Refusal
+		if errors.As(err, &ref) {
+			rep = repNotAllowed
+		}
+		socksReply(c, rep)
+		return
+	}
+	if socksReply(c, repSuccess) != nil {
+		up.Close()
+		return
+	}
+	c.SetDeadline(time.Time{})
+	conn := c
+	c = nil
+	pipe(conn, up)
+}
+
+// socksHandshake reads the greeting and the request and returns the
+// target as host:port.
+func socksHandshake(c net.Conn) (string, error) {
+	var hdr [2]byte
+	if _, err := io.ReadFull(c, hdr[:]); err != nil {
+		return "", err
+	}
+	methods := make([]byte, hdr[1])
+	if _, err := io.ReadFull(c, methods); err != nil {
+		return "", err
+	}
+	ok := false
+	for _, m := range methods {
+		ok = ok || m == socksNoAuth
+	}
+	if !ok {
+		c.Write([]byte{socksVersion, socksNoMethod})
+		return "", errors.New("socks5: no acceptable method")
+	}
+	if _, err := c.Write([]byte{socksVersion, socksNoAuth}); err != nil {
+		return "", err
+	}
+	var req [4]byte
+	if _, err := io.ReadFull(c, req[:]); err != nil {
+		return "", err
+	}
+	if req[0] != socksVersion {
+		return "", errors.New("socks5: bad version")
+	}
+	if req[1] != socksConnect {
+		socksReply(c, repCmdUnsupported)
+		return "", errors.New("socks5: only CONNECT")
+	}
+	var host string
+	switch req[3] {
+	case atypIPv4, atypIPv6:
+		n := 4
+		if req[3] == atypIPv6 {
+			n = 16
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(c, b); err != nil {
+			return "", err
+		}
+		a, _ := netip.AddrFromSlice(b)
+		host = a.String()
+	case atypDomain:
+		var l [1]byte
+		if _, err := io.ReadFull(c, l[:]); err != nil {
+			return "", err
+		}
+		b := make([]byte, l[0])
+		if _, err := io.ReadFull(c, b); err != nil {
+			return "", err
+		}
+		host = string(b)
+	default:
+		socksReply(c, repAtypUnsupport)
+		return "", errors.New("socks5: bad address type")
+	}
+	var pb [2]byte
+	if _, err := io.ReadFull(c, pb[:]); err != nil {
+		return "", err
+	}
+	return net.JoinHostPort(host, strconv.Itoa(int(binary.BigEndian.Uint16(pb[:])))), nil
+}
+
+// socksReply sends a reply with an unspecified bound address: the client
+// has no use for the proxy's outgoing address.
+func socksReply(c net.Conn, rep byte) error {
+	_, err := c.Write([]byte{socksVersion, rep, 0, atypIPv4, 0, 0, 0, 0, 0, 0})
+	return err
+}
+
+var _ = repFailure

@@ -1,0 +1,166 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
+)
+
+// TestMain lets the test binary be lite-sandbox's __confine and bridge
+// inside the sandbox, as the shim's own binary is.
+func TestMain(m *testing.M) {
+	egresstest.Dispatch()
+	os.Exit(m.Run())
+}
+
+func requireBwrap(t *testing.T) {
+	t.Helper()
+	if _, err := sandbox.Detect(); err != nil {
+		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
+			t.Fatalf("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1): %v", err)
+		}
+		t.Skipf("skipping: no usable bwrap (%v)", err)
+	}
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("skipping: curl is not installed")
+	}
+}
+
+// TestEgressPerCommand runs the probes through the shim's own proxy (in
+// this process, with the test resolver) and the real bubblewrap.
+func TestEgressPerCommand(t *testing.T) {
+	requireBwrap(t)
+	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-egress-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	ws, home, state := filepath.Join(base, "ws"), filepath.Join(base, "home"), filepath.Join(base, "state")
+	for _, d := range []string{ws, home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := egresstest.Start(t, ws)
+	testResolver = egresstest.NewResolver()
+	t.Cleanup(func() { testResolver = nil })
+	cfg := filepath.Join(base, "config.toml")
+	writeConfig(t, cfg, srv)
+	getenv := func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "XDG_STATE_HOME":
+			return state
+		}
+		return ""
+	}
+
+	run := func(t *testing.T, script string) (int, string) {
+		t.Helper()
+		var stderr bytes.Buffer
+		c, err := config.Load(config.Options{ConfigFile: cfg, Workspace: ws, Cwd: ws, Mode: "on", Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(c, &stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.RunArgv([]string{"/bin/bash", "-c", script})
+		var ee *exit.Error
+		if !errors.As(err, &ee) {
+			t.Fatalf("RunArgv: %v", err)
+		}
+		if ee.Code == exit.Denied {
+			t.Fatalf("validator: %v", ee.Err)
+		}
+		return ee.Code, stderr.String()
+	}
+
+	t.Run("probes", func(t *testing.T) {
+		out := filepath.Join(ws, "probes.out")
+		// A file: the validator refuses the probe function's "$@".
+		if err := os.WriteFile(filepath.Join(ws, "probes.sh"), []byte(srv.Script()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, stderr := run(t, "bash probes.sh > "+out); code != 0 {
+			t.Fatalf("probe script: status %d\n%s", code, stderr)
+		}
+		b, _ := os.ReadFile(out)
+		t.Logf("probes:\n%s", b)
+		egresstest.Check(t, string(b))
+	})
+	t.Run("explain", func(t *testing.T) {
+		code, stderr := run(t, "curl -fsS -m 10 http://"+egresstest.Refused+"/ 2>/dev/null")
+		if code == 0 {
+			t.Fatal("refused name reached")
+		}
+		if !strings.Contains(stderr, "lite-sandbox: network access to refused.test:80 was refused") ||
+			!strings.Contains(stderr, "sandbox.allow_domains") {
+			t.Errorf("no explain line naming the domain and the key:\n%s", stderr)
+		}
+		code, stderr = run(t, "curl -fsS -m 10 http://"+egresstest.Metadata+"/ 2>/dev/null")
+		if code == 0 || !strings.Contains(stderr, "metadata.test:80") || !strings.Contains(stderr, "sandbox.allow_addresses") {
+			t.Errorf("metadata: status %d, want an explain line naming sandbox.allow_addresses:\n%s", code, stderr)
+		}
+	})
+	t.Run("git over https", func(t *testing.T) {
+		if srv.GitRepo == "" {
+			t.Skip("git is not installed")
+		}
+		url := fmt.Sprintf("https://%s:%d%s", egresstest.Allowed, srv.HTTPS, srv.GitRepo)
+		code, stderr := run(t, "GIT_SSL_CAINFO="+srv.CAFile+" git clone -q "+url+" cloned && git -C cloned log --format=%s > cloned.log")
+		if code != 0 {
+			t.Fatalf("git clone over https through the proxy: status %d\n%s", code, stderr)
+		}
+		if b, _ := os.ReadFile(filepath.Join(ws, "cloned.log")); strings.TrimSpace(string(b)) != "first" {
+			t.Errorf("cloned log = %q", b)
+		}
+	})
+	t.Run("ssh", func(t *testing.T) {
+		code, stderr := run(t, "git ls-remote git@"+egresstest.Allowed+":x/y.git 2>&1 | grep -q 'git over ssh is not available' || exit 9; exit 1")
+		if code != 1 {
+			t.Errorf("git over ssh: status %d, want the hint from GIT_SSH_COMMAND\n%s", code, stderr)
+		}
+		if !strings.Contains(stderr, "git over ssh and ssh are not available") {
+			t.Errorf("no explain line for git over ssh:\n%s", stderr)
+		}
+	})
+	t.Run("audit", func(t *testing.T) {
+		b, err := os.ReadFile(filepath.Join(state, "lite-sandbox", "audit.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(`"egress":"refused.test:80","decision":"deny"`)) &&
+			!bytes.Contains(b, []byte(`"egress":"refused.test:80"`)) {
+			t.Errorf("audit log has no decision for refused.test:\n%s", b)
+		}
+		if !bytes.Contains(b, []byte(`"rule":"sandbox.allow_domains"`)) {
+			t.Errorf("audit log does not name the key:\n%s", b)
+		}
+	})
+}
+
+func writeConfig(t *testing.T, path string, srv *egresstest.Servers) {
+	t.Helper()
+	q := func(l []string) string { return `["` + strings.Join(l, `", "`) + `"]` }
+	cfg := "[sandbox]\nnetwork = \"allow\"\nallow_domains = " + q(srv.AllowDomains()) +
+		"\nallow_addresses = " + q(srv.AllowAddresses()) + "\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

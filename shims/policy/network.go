@@ -1,0 +1,84 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package policy
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+)
+
+// networkStrictness orders the network modes: open < allow < off.
+func networkStrictness(n string) int {
+	switch n {
+	case NetworkOpen, "":
+		return 0
+	case NetworkAllow:
+		return 1
+	case NetworkOff:
+		return 2
+	}
+	return -1
+}
+
+// applyNetwork merges the network keys of one layer. A project file may
+// make the network stricter (open to allow or off, allow to off) and
+// remove names (deny_domains), never add names or addresses: a hostile
+// repository must not open a way out (escape classes 19, 20 and 28).
+func (p *Policy) applyNetwork(l *layer, project bool, loosen func(key, why string) error) error {
+	if n := l.Sandbox.Network; n != nil {
+		if networkStrictness(*n) < 0 || *n == "" {
+			return l.errAt(fmt.Sprintf("unknown network mode %q (want open, allow or off)", *n), "network")
+		}
+		if project && networkStrictness(*n) < networkStrictness(p.Sandbox.Network) {
+			return loosen("sandbox.network", fmt.Sprintf("%q is more open than %q", *n, p.Sandbox.Network))
+		}
+		p.Sandbox.Network = *n
+	}
+	if project && len(l.Sandbox.AllowDomains) > 0 {
+		return loosen("sandbox.allow_domains", "a project file may only remove names, with sandbox.deny_domains")
+	}
+	if project && len(l.Sandbox.AllowAddresses) > 0 {
+		return loosen("sandbox.allow_addresses", "only your own file may let the sandbox reach local or private addresses")
+	}
+	for _, f := range []struct {
+		key string
+		src []string
+		dst *[]string
+	}{
+		{"sandbox.allow_domains", l.Sandbox.AllowDomains, &p.Sandbox.AllowDomains},
+		{"sandbox.deny_domains", l.Sandbox.DenyDomains, &p.Sandbox.DenyDomains},
+	} {
+		for i, v := range f.src {
+			n, err := egress.CheckPattern(v)
+			if err != nil {
+				return l.errAt(fmt.Sprintf("%s: %v", f.key, err), lastKey(f.key), i)
+			}
+			*f.dst = appendNew(*f.dst, n)
+		}
+	}
+	for i, v := range l.Sandbox.AllowAddresses {
+		if err := egress.CheckAddress(v); err != nil {
+			return l.errAt(fmt.Sprintf("sandbox.allow_addresses: %v", err), "allow_addresses", i)
+		}
+	}
+	p.Sandbox.AllowAddresses = appendNew(p.Sandbox.AllowAddresses, l.Sandbox.AllowAddresses...)
+	return nil
+}
+
+// AllowDomainsFlag adds names given on the command line (--allow-domain),
+// which count as the user's own.
+func (p *Policy) AllowDomainsFlag(names []string) error {
+	for _, v := range names {
+		n, err := egress.CheckPattern(v)
+		if err != nil {
+			return fmt.Errorf("--allow-domain: %w", err)
+		}
+		if !slices.Contains(p.Sandbox.AllowDomains, n) {
+			p.Sandbox.AllowDomains = append(p.Sandbox.AllowDomains, n)
+		}
+	}
+	return nil
+}
