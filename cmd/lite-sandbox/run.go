@@ -23,7 +23,7 @@ func (c *RunCmd) Run(g *Globals, io stdio) error {
 	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
 	}
-	cfg, err := config.Load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network})
+	cfg, err := config.Load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Domains: c.Domain})
 	if err != nil {
 		return err
 	}
