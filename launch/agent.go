@@ -35,6 +35,9 @@ type AgentOptions struct {
 	Stderr io.Writer // also where warnings go
 	// Environ is the launcher's environment; default os.Environ().
 	Environ []string
+	// KeepHome, when set, is where the session's scratch home is copied
+	// when the session ends (see scratchhome.go).
+	KeepHome string
 }
 
 // NotInstalledError is returned when the agent's CLI cannot be found or
@@ -99,7 +102,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		return 0, printPlan(o.Stdout, info, plan, env)
 	}
 
-	b, derr := sandbox.Detect()
+	b, derr := sandbox.Probe()
 	st, err := sandbox.Resolve(o.Mode, b, derr, o.Workspace, o.Home)
 	if err != nil {
 		return -1, err
@@ -125,7 +128,13 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		if info.SharedDir != "" {
 			shared = append(shared, info.SharedDir)
 		}
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, o.Agent.Name(), shared...)
+		scratch, err := newScratchHome(o.Home)
+		if err != nil {
+			return -1, err
+		}
+		// Registered before Close, so it runs after the worker is gone.
+		defer scratch.finish(o.Stderr, o.KeepHome)
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, o.Agent.Name(), scratch.dir, shared...)
 		if err != nil {
 			return -1, err
 		}

@@ -27,6 +27,7 @@ type ProgramOptions struct {
 	Stdin     io.Reader
 	Stdout    io.Writer
 	Stderr    io.Writer // also where warnings go
+	KeepHome  string    // see AgentOptions.KeepHome
 }
 
 // RunProgram opens a session (when the sandbox is on), starts the
@@ -52,6 +53,7 @@ func RunProgram(ctx context.Context, o ProgramOptions) (int, error) {
 		Stdin:     o.Stdin,
 		Stdout:    o.Stdout,
 		Stderr:    o.Stderr,
+		KeepHome:  o.KeepHome,
 	})
 }
 
@@ -75,11 +77,12 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 // openSession freezes the policy and opens a session for the workspace,
 // with extra read-write paths (an adapter's shared directory) added to
 // the sandbox; the session records the agent for its shims.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent string, write ...string) (*Session, error) {
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome string, write ...string) (*Session, error) {
 	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
+	spec.ScratchHome = scratchHome
 	spec.Write = append(spec.Write, write...)
 	frozen, err := p.Marshal()
 	if err != nil {

@@ -154,7 +154,11 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 	// or ~/.cache do not crash, while the real home stays absent (escape
 	// classes 1 and 8). Tools and caches found there are bound on top.
 	if s.Home != "" && s.Home != "/" {
-		ms = append(ms, Mount{Kind: Tmpfs, Dst: s.Home})
+		if s.ScratchHome != "" {
+			ms = append(ms, Mount{Kind: Bind, Src: s.ScratchHome, Dst: s.Home})
+		} else {
+			ms = append(ms, Mount{Kind: Tmpfs, Dst: s.Home})
+		}
 	}
 
 	var gitRead []string

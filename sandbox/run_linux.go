@@ -325,12 +325,7 @@ func writeNew(p, content string, mode os.FileMode) {
 // and scratch files, beside the sessions' runtime directory (not in it),
 // or "" when it cannot be made private.
 func privateDir() string {
-	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" || !filepath.IsAbs(dir) {
-		dir = filepath.Join(os.TempDir(), "lite-sandbox-locks-"+strconv.Itoa(os.Getuid()))
-	} else {
-		dir = filepath.Join(dir, "lite-sandbox-locks")
-	}
+	dir := privateDirPath()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ""
 	}
@@ -342,6 +337,15 @@ func privateDir() string {
 		return ""
 	}
 	return dir
+}
+
+// privateDirPath is where privateDir lives; it neither creates nor
+// checks it.
+func privateDirPath() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "lite-sandbox-locks")
+	}
+	return filepath.Join(os.TempDir(), "lite-sandbox-locks-"+strconv.Itoa(os.Getuid()))
 }
 
 // lockWorkspace takes a shared lock on the workspace's lock file in the

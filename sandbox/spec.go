@@ -19,6 +19,11 @@ type Spec struct {
 	// Home is the user's home directory, used for ~ expansion and for
 	// [Degraded]. It is never mounted as such.
 	Home string
+	// ScratchHome, when set, is a private host directory bound at Home
+	// instead of the empty tmpfs: a session's scratch home, which the
+	// launcher can list and keep after the sandbox is gone (the tmpfs
+	// lives in the worker's mount namespace and dies with it).
+	ScratchHome string
 	// System lists read-only system directories (/usr, /bin, ...).
 	System []string
 	// Etc lists names below /etc that are visible read-only; the rest of

@@ -114,7 +114,7 @@ func (s *Shim) RunShell(args []string) error {
 	s.result = s.Check(judged)
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: errors.New(r.Message())}
+		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
 	}
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
@@ -133,7 +133,7 @@ func (s *Shim) RunArgv(argv []string) error {
 	s.result = s.CheckArgv(argv)
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: errors.New(r.Message())}
+		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
 	}
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		s.Cwd = s.Workspace
@@ -148,7 +148,7 @@ func (s *Shim) Exec(argv []string) error {
 	if s.session != nil {
 		return s.execInSession(argv)
 	}
-	b, derr := sandbox.Find()
+	b, derr := config.Probe()
 	st, err := sandbox.Resolve(s.Mode, b, derr, s.Workspace, s.Home)
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: err}
@@ -252,14 +252,11 @@ func runForwarding(path string, args, env []string, dir string) (int, error) {
 // and, when it failed, the explanation of likely sandbox denials.
 func (s *Shim) finish(status int) {
 	s.audit("sandboxed", status)
-	if status == 0 || status > 128 || s.judged == "" {
-		return
-	}
-	for _, l := range explain.Lines(s.judged, s.explainContext()) {
-		fmt.Fprintln(s.stderr, l)
-	}
-	for _, l := range s.egressLines() {
-		fmt.Fprintln(s.stderr, l)
+	s.explain(status)
+	if status != 0 && status <= 128 && s.judged != "" {
+		for _, l := range s.egressLines() {
+			fmt.Fprintln(s.stderr, l)
+		}
 	}
 }
 
@@ -366,5 +363,5 @@ func (s *Shim) childEnv(env []string) []string {
 	if s.Policy.Sandbox.Network == policy.NetworkAllow {
 		out = egress.Env(out)
 	}
-	return append(out, "SHELL="+Bash())
+	return config.WithTmpdir(append(out, "SHELL="+Bash()), s.Mode)
 }

@@ -27,7 +27,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	}
 	w := io.out
 	fmt.Fprintf(w, "lite-sandbox %s (%s/%s)\n", version(), runtime.GOOS, runtime.GOARCH)
-	b, derr := sandbox.Detect()
+	b, derr := sandbox.Reprobe()
 	if derr == nil {
 		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)
 	} else {

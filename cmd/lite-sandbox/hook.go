@@ -13,6 +13,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
@@ -61,7 +62,7 @@ func (c *HookCmd) Run(g *Globals, io stdio) error {
 		c.config = cfg
 		out, code = h.Hook(in, func(cmd string) agents.Verdict {
 			r := v.Check(cmd)
-			return agents.Verdict{Allowed: r.Allowed(), Message: r.Message()}
+			return agents.Verdict{Allowed: r.Allowed(), Message: shims.DenialLine(r, cfg.Mode, cfg.Session != nil)}
 		}, shim)
 	}
 	io.out.Write(out)

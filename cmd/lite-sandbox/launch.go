@@ -24,6 +24,7 @@ type LaunchCmd struct {
 	Network   string   `help:"open (the host's network), allow (only sandbox.allow_domains, through a proxy) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,allow,off," default:""`
 	Domain    []string `help:"A domain the sandbox may reach (repeatable; implies --network allow): example.com, or *.example.com for the names below it." placeholder:"NAME" name:"allow-domain"`
 	DryRun    bool     `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
+	KeepHome  string   `help:"Copy the session's scratch home ($$HOME in the sandbox) to DIR when the session ends." placeholder:"DIR" type:"path"`
 	Agent     string   `arg:"" help:"exec (any program that honours $$SHELL), or an agent: ${agents}."`
 	Args      []string `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
 }
@@ -57,6 +58,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 			Home:      s.Home,
 			Mode:      s.Mode,
 			Argv:      argv,
+			KeepHome:  c.KeepHome,
 			Stdin:     os.Stdin,
 			Stdout:    io.out,
 			Stderr:    io.err,
@@ -75,6 +77,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 		Home:      s.Home,
 		Mode:      s.Mode,
 		DryRun:    c.DryRun,
+		KeepHome:  c.KeepHome,
 		Stdin:     os.Stdin,
 		Stdout:    io.out,
 		Stderr:    io.err,

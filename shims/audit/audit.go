@@ -12,7 +12,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,8 +64,9 @@ func Dir(getenv func(string) string) (string, error) {
 }
 
 // Append adds r to the log in dir with a single write on a descriptor
-// opened with O_APPEND, so that records of concurrent shims never
-// interleave.
+// opened with O_APPEND, under the log's lock, so that records of
+// concurrent shims never interleave; it rotates the log by size (see
+// [MaxBytes]).
 func Append(dir string, r Record) error {
 	if len(r.Command) > maxCommand {
 		r.Command = r.Command[:maxCommand] + "…"
@@ -77,37 +77,10 @@ func Append(dir string, r Record) error {
 	if err := enc.Encode(r); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	b := buf.Bytes() // one line, newline included
-	name := filepath.Join(dir, FileName)
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("audit: %w", err)
-		}
-		f, err = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	}
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendRecord(dir, buf.Bytes()); err != nil { // one line, newline included
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
-}
-
-// Read returns every record of the log in dir, oldest first. Lines that
-// do not parse are skipped.
-func Read(dir string) ([]Record, error) {
-	f, err := os.Open(filepath.Join(dir, FileName))
-	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	defer f.Close()
-	return decode(f)
 }
 
 func decode(r io.Reader) ([]Record, error) {

@@ -43,6 +43,13 @@ func (c *checker) setVar(name string, val *arg, sc *scope) {
 		} else {
 			sc.homeOK = false
 		}
+	case "TMPDIR":
+		// rm -rf "$TMPDIR" after TMPDIR=/ is not the sandbox's /tmp.
+		if val != nil && !val.dyn && path.IsAbs(val.val) {
+			sc.tmp, sc.tmpOK = path.Clean(val.val), true
+		} else {
+			sc.tmpOK = false
+		}
 	case "PWD":
 		sc.cwdOK = false
 	case "CDPATH":
@@ -227,6 +234,9 @@ func (c *checker) pseudoAssign(name string, args []arg, node syntax.Node, sc *sc
 		for _, a := range args {
 			if !a.dyn {
 				c.subscript(a.val, a.pos(nodePos(node)), sc)
+				if a.val == "HOME" || a.val == "TMPDIR" {
+					c.setVar(a.val, nil, sc) // now empty, not the known value
+				}
 			}
 		}
 	case "test", "[":

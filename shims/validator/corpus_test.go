@@ -35,6 +35,7 @@ import (
 //	want: D [ID]     the expected decision and rule id, for example
 //	                 "want: allow" or "want: deny git.push.force"
 //	at: L:C          optional: the expected position of the finding
+//	reason: REGEXP   optional: the refusal's "REASON Hint: HINT" matches it
 //	cwd: /dir        optional: the directory the command starts in
 //	cmd: TEXT        the command, on one line
 //	cmdq: "..."      the command as a Go-quoted string (for control and
@@ -53,6 +54,7 @@ type corpusCase struct {
 	want    string // "deny git.push.force"
 	at      string // "1:5" or ""
 	cwd     string
+	reason  *regexp.Regexp // the reason and hint of a refusal must match
 	classes []int
 	archive string
 }
@@ -104,6 +106,10 @@ func parseCase(data []byte) (c corpusCase, err error) {
 			}
 		case strings.HasPrefix(l, "want: "):
 			c.want = strings.TrimPrefix(l, "want: ")
+		case strings.HasPrefix(l, "reason: "):
+			if c.reason, err = regexp.Compile(strings.TrimPrefix(l, "reason: ")); err != nil {
+				return c, fmt.Errorf("reason: %w", err)
+			}
 		case strings.HasPrefix(l, "at: "):
 			c.at = strings.TrimPrefix(l, "at: ")
 		case strings.HasPrefix(l, "cwd: "):
@@ -205,6 +211,9 @@ func TestCorpus(t *testing.T) {
 						changed = true
 					}
 					continue
+				}
+				if c.reason != nil && !r.Allowed() && !c.reason.MatchString(r.Reason+" Hint: "+r.Hint) {
+					t.Errorf("%s: %q: reason %q does not match %q", f.Name, c.cmd, r.Reason+" Hint: "+r.Hint, c.reason)
 				}
 				if got(r) != c.want {
 					t.Errorf("%s: %q\n got: %s (%s)\nwant: %s", f.Name, c.cmd, got(r), r.Reason, c.want)

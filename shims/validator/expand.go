@@ -23,6 +23,8 @@ type scope struct {
 	home   string
 	homeOK bool
 	cdpath bool // CDPATH was assigned: a relative cd may go anywhere
+	tmp    string
+	tmpOK  bool
 }
 
 // join returns what is known after either a or b happened.
@@ -32,6 +34,9 @@ func (a scope) join(b scope) scope {
 	}
 	if a.homeOK != b.homeOK || a.home != b.home {
 		a.homeOK = false
+	}
+	if a.tmpOK != b.tmpOK || a.tmp != b.tmp {
+		a.tmpOK = false
 	}
 	a.cdpath = a.cdpath || b.cdpath
 	return a
@@ -63,6 +68,9 @@ func (sc *scope) config() *expand.Config {
 	}
 	if sc.cwdOK {
 		env = append(env, "PWD="+sc.cwd)
+	}
+	if sc.tmpOK {
+		env = append(env, "TMPDIR="+sc.tmp)
 	}
 	return &expand.Config{
 		Env:       expand.ListEnviron(env...),
@@ -254,6 +262,8 @@ func knownParam(pe *syntax.ParamExp, sc *scope) bool {
 		return sc.homeOK
 	case "PWD":
 		return sc.cwdOK
+	case "TMPDIR":
+		return sc.tmpOK
 	}
 	return false
 }

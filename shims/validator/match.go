@@ -156,6 +156,9 @@ type argScan struct {
 	end  int   // index of the first "--", or len(args): flags stop there
 	pos  []int // indexes of positional arguments
 	sub  int   // index into pos of the subcommand (first static positional), or -1
+	// dynArg is the dynamic argument a path rule was judging when it
+	// matched, for the reason (see dynPathNote); nil otherwise.
+	dynArg *arg
 }
 
 func scanArgs(cmd string, args []arg) argScan {
@@ -393,37 +396,49 @@ func (r *rule) anyPath(s *argScan, idx []int, sc *scope) bool {
 		return false
 	}
 	for _, i := range idx {
-		a := s.args[i]
-		var p string
-		if a.dyn {
-			// The argument can only name something under the directory
-			// of its known leading text; with no such text ("$X") it can
-			// be anything (fail closed).
-			p = dirPrefix(a.prefix)
-			if p == "" {
-				return true
+		if r.pathArg(s.args[i], sc) {
+			if s.args[i].dyn {
+				s.dynArg = &s.args[i]
 			}
-		} else {
-			p = trimGlobDir(a.val)
-			if p == "" {
-				continue
-			}
+			return true
 		}
-		abs, ok := sc.abs(p)
-		if !ok {
-			// The cwd is unknown (after cd "$d"): ".", ".." and their
-			// children could be any directory at all.
-			c := path.Clean(p)
-			if c == "." || c == ".." || strings.HasPrefix(c, "../") {
-				return true
-			}
-			continue
+	}
+	return false
+}
+
+// pathArg reports whether one argument names a listed path or a
+// directory containing one.
+func (r *rule) pathArg(a arg, sc *scope) bool {
+	var p string
+	if a.dyn {
+		// The argument can only name something under the directory
+		// of its known leading text, or an entry named as its
+		// literal end (varpath.go); with neither ("$X") it can be
+		// anything (fail closed).
+		if r.tailClears(a) {
+			return false
 		}
-		comps := splitPath(abs)
-		for _, target := range r.paths {
-			if covers(comps, target) {
-				return true
-			}
+		p = dirPrefix(a.prefix)
+		if p == "" {
+			return true
+		}
+	} else {
+		p = trimGlobDir(a.val)
+		if p == "" {
+			return false
+		}
+	}
+	abs, ok := sc.abs(p)
+	if !ok {
+		// The cwd is unknown (after cd "$d"): ".", ".." and their
+		// children could be any directory at all.
+		c := path.Clean(p)
+		return c == "." || c == ".." || strings.HasPrefix(c, "../")
+	}
+	comps := splitPath(abs)
+	for _, target := range r.paths {
+		if covers(comps, target) {
+			return true
 		}
 	}
 	return false

@@ -49,8 +49,13 @@ func (c *checker) call(argv []arg, node syntax.Node, sc *scope, in stdin) {
 	args := argv[1:]
 	s := scanArgs(name, args)
 	for _, r := range c.v.rules {
+		s.dynArg = nil
 		if r.match(name, &s, sc) {
-			c.report(r.Decision, r.ID, r.Reason, r.Hint, nodePos(node), node)
+			reason, hint := r.Reason, r.Hint
+			if s.dynArg != nil && len(r.paths) > 0 {
+				reason, hint = dynPathNote(*s.dynArg, reason)
+			}
+			c.report(r.Decision, r.ID, reason, hint, nodePos(node), node)
 			if c.done() {
 				return
 			}

@@ -20,13 +20,20 @@ type Env struct {
 	Workspace string // absolute workspace root
 	Home      string // the user's real home directory (what ~ and $HOME mean)
 	Cwd       string // absolute directory the command starts in (defaults to Workspace when empty)
+	// Tmpdir is what $TMPDIR holds for the command ("" when unknown):
+	// /tmp in the Linux sandbox, where the shim sets it.
+	Tmpdir string
+	// Unsandboxed is true when commands run without the OS sandbox
+	// (mode off, or auto without a backend): a refusal then must not say
+	// that the sandbox hides anything.
+	Unsandboxed bool
 }
 
 // RuleExampleEnv returns the environment in which [New] checks the match
 // and not_match examples of every rule. The text ${workspace} in an
 // example is replaced by its Workspace before the example is checked.
 func RuleExampleEnv() Env {
-	return Env{Workspace: "/work/ws", Home: "/home/user", Cwd: "/work/ws"}
+	return Env{Workspace: "/work/ws", Home: "/home/user", Cwd: "/work/ws", Tmpdir: "/tmp"}
 }
 
 // Result is the validator's decision on one command.

@@ -38,6 +38,7 @@ func (c *checker) initialScope() scope {
 	return scope{
 		cwd: c.v.env.Cwd, cwdOK: c.v.env.Cwd != "",
 		home: c.v.env.Home, homeOK: c.v.env.Home != "",
+		tmp: c.v.env.Tmpdir, tmpOK: c.v.env.Tmpdir != "",
 	}
 }
 
@@ -665,6 +666,10 @@ func (c *checker) callExpr(x *syntax.CallExpr, sc *scope, in stdin) {
 // checkDenied reports an argument or redirect target under sandbox.deny.
 func (c *checker) checkDenied(a arg, sc *scope, node syntax.Node) {
 	if p, ok := c.v.deniedPath(a, sc); ok {
+		if c.v.env.Unsandboxed {
+			c.deny(idPathDenied, p+" is listed in sandbox.deny; the sandbox is not in force, so the validator refuses the command instead.", hintPathDenied, a.pos(nodePos(node)), node)
+			return
+		}
 		c.deny(idPathDenied, p+" is hidden by the sandbox (sandbox.deny).", hintPathDenied, a.pos(nodePos(node)), node)
 	}
 }

@@ -1,0 +1,136 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Rotation by size. Many processes append at once (one shim per
+// command, and the launcher of each session), so an in-process rotator
+// such as lumberjack is not enough: two processes could both rename the
+// file, and one would lose the other's rotation. Every append and every
+// rotation therefore happens under an exclusive flock on a lock file
+// beside the log: a record is one write on an O_APPEND descriptor, and
+// the writer that takes the log over MaxBytes renames the files before
+// it lets go of the lock, so no writer ever writes into a file being
+// renamed, and no record is lost or torn.
+var (
+	// MaxBytes is the size past which the log is rotated.
+	MaxBytes int64 = 8 << 20
+	// Keep is how many rotated files (audit.jsonl.1 newest ... .Keep
+	// oldest) are kept beside the current one.
+	Keep = 3
+)
+
+// lockName is the lock file in the log's directory.
+const lockName = "audit.lock"
+
+// appendRecord writes one encoded record (a whole line) to the log in
+// dir, rotating it when it has grown past MaxBytes.
+func appendRecord(dir string, line []byte) error {
+	lock, err := openCreate(dir, lockName, os.O_RDWR)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := lockExclusive(lock); err != nil {
+		return err
+	}
+	f, err := openCreate(dir, FileName, os.O_WRONLY|os.O_APPEND)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(line)
+	var size int64
+	if fi, serr := f.Stat(); serr == nil {
+		size = fi.Size()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if size >= MaxBytes {
+		return rotate(dir)
+	}
+	return nil
+}
+
+// rotate shifts audit.jsonl to audit.jsonl.1, .1 to .2 and so on,
+// dropping the oldest. The caller holds the lock.
+func rotate(dir string) error {
+	keep := max(Keep, 1)
+	base := filepath.Join(dir, FileName)
+	os.Remove(base + "." + strconv.Itoa(keep))
+	for i := keep - 1; i >= 1; i-- {
+		err := os.Rename(base+"."+strconv.Itoa(i), base+"."+strconv.Itoa(i+1))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return os.Rename(base, base+".1")
+}
+
+// openCreate opens dir/name, creating the file (0600) and the directory
+// (0700) when missing.
+func openCreate(dir, name string, flag int) (*os.File, error) {
+	p := filepath.Join(dir, name)
+	f, err := os.OpenFile(p, flag|os.O_CREATE, 0o600)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		f, err = os.OpenFile(p, flag|os.O_CREATE, 0o600)
+	}
+	return f, err
+}
+
+// Files returns the log's files in dir that exist, oldest first: the
+// rotated ones, then the current one.
+func Files(dir string) []string {
+	var out []string
+	base := filepath.Join(dir, FileName)
+	for i := max(Keep, 1) + 1; i >= 1; i-- {
+		if fi, err := os.Stat(base + "." + strconv.Itoa(i)); err == nil && fi.Mode().IsRegular() {
+			out = append(out, base+"."+strconv.Itoa(i))
+		}
+	}
+	if fi, err := os.Stat(base); err == nil && fi.Mode().IsRegular() {
+		out = append(out, base)
+	}
+	return out
+}
+
+// Read returns every record of the log in dir, across the rotated
+// files, oldest first. Lines that do not parse are skipped. The reader
+// takes the writers' lock so that no rotation happens between the files
+// it reads; with no file at all it fails with an error wrapping
+// os.ErrNotExist.
+func Read(dir string) ([]Record, error) {
+	if lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0); err == nil {
+		defer lock.Close()
+		lockExclusive(lock)
+	}
+	files := Files(dir)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("audit: %s: %w", filepath.Join(dir, FileName), os.ErrNotExist)
+	}
+	readers := make([]io.Reader, 0, len(files))
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		defer f.Close()
+		readers = append(readers, f)
+	}
+	return decode(io.MultiReader(readers...))
+}

@@ -1,0 +1,60 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
+	"github.com/lite-sandbox/lite-sandbox/shims/explain"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+)
+
+// DenialMessage is the line for a refusal of the validator, naming the
+// layer and the mode in force.
+func (s *Shim) DenialMessage(r validator.Result) string {
+	return DenialLine(r, s.Mode, s.session != nil)
+}
+
+// DenialLine is the validator's refusal r as one line that names the
+// layer and the sandbox mode in force, for a run in mode m (in a
+// session or not).
+func DenialLine(r validator.Result, m policy.Mode, session bool) string {
+	if r.Allowed() {
+		return ""
+	}
+	sandboxed := m != policy.ModeOff
+	if !session {
+		sandboxed = !config.Unsandboxed(m)
+	}
+	return r.Message() + explain.Tag(explain.LayerValidator, string(m), sandboxed)
+}
+
+// explain writes, after a command ran in the sandbox, the lines of
+// package explain: the likely denials when it failed, and the writes
+// to the scratch home that will vanish whatever its status.
+func (s *Shim) explain(status int) {
+	if s.judged == "" {
+		return
+	}
+	tag := explain.Tag(explain.LayerSandbox, string(s.Mode), true)
+	c := s.explainContext()
+	var lines []string
+	if status != 0 && status <= 128 {
+		for _, l := range explain.Lines(s.judged, c) {
+			if !strings.Contains(l, "is in the home directory") || runtime.GOOS != "linux" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	if runtime.GOOS == "linux" {
+		lines = append(lines, explain.HomeLines(s.judged, c, s.session != nil)...)
+	}
+	for _, l := range lines {
+		fmt.Fprintln(s.stderr, l+tag)
+	}
+}
