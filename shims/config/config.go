@@ -154,7 +154,7 @@ func (c *Config) Validator() (*validator.Validator, error) {
 		}
 		return v, nil
 	}
-	v, err := validator.New(c.Policy, env)
+	v, err := newValidator(c.Policy, env)
 	if err != nil {
 		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("policy: %w", err)}
 	}
