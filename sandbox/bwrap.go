@@ -85,6 +85,8 @@ func bwrapMountArgs(m Mount) []string {
 		return []string{"--tmpfs", m.Dst, "--remount-ro", m.Dst}
 	case RemountRO:
 		return []string{"--remount-ro", m.Dst}
+	case DevBind:
+		return []string{"--dev-bind", m.Src, m.Dst}
 	}
 	// Unknown kinds come only from a bug; fail closed by making bwrap
 	// refuse the command line rather than silently dropping a mount.

@@ -48,6 +48,9 @@ const (
 	// /dev/null on a nodev mount) standing in for a protected file that
 	// does not exist yet.
 	PlaceholderFile
+	// DevBind binds host path Src at Dst read-write with its devices
+	// usable (the agent ring's /dev: its pty and the agent's own ptys).
+	DevBind
 )
 
 var mountKindNames = [...]string{
@@ -63,6 +66,7 @@ var mountKindNames = [...]string{
 	RemountRO:       "remount-ro",
 	PlaceholderDir:  "placeholder-dir",
 	PlaceholderFile: "placeholder-file",
+	DevBind:         "dev-bind",
 }
 
 // String returns the kind's name, as in "ro-bind".

@@ -1,0 +1,161 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// ringFS is goldenFS with shells, a user's agent state and a credential
+// file inside a denied directory.
+func ringFS() fakeFS {
+	f := goldenFS()
+	for p, k := range map[string]string{
+		"/usr/bin/bash":                      "file",
+		"/usr/bin/dash":                      "file",
+		"/usr/bin/rbash":                     "link:bash",
+		"/usr/bin/busybox":                   "file",
+		"/usr/local/bin/ash":                 "link:/usr/bin/busybox",
+		"/home/user/.claude":                 "dir",
+		"/home/user/.claude/settings.json":   "file",
+		"/home/user/.claude.json":            "file",
+		"/home/user/.ssh":                    "dir",
+		"/home/user/.ssh/id_ed25519":         "file",
+		"/home/user/.config/gh":              "dir",
+		"/home/user/.config/gh/hosts.yml":    "file",
+		"/home/user/.npmrc":                  "file",
+		"/home/user/go/pkg/mod":              "dir",
+		"/home/user/project":                 "dir",
+		"/home/user/project/.git":            "dir",
+		"/home/user/project/.git/hooks":      "dir",
+		"/home/user/project/.git/config":     "file",
+		"/run/user/1000/lite-sandbox/s-1":    "dir",
+		"/run/user/1000/lite-sandbox/s-1/pi": "dir",
+		"/opt/lite-sandbox":                  "file",
+		"/tmp/agent-bin/claude":              "file",
+	} {
+		f[p] = k
+	}
+	f["/usr/bin/sh"] = "link:dash"
+	return newFakeFS(f)
+}
+
+func ringSpec(t *testing.T, ws string) RingSpec {
+	t.Helper()
+	s := defaultSpec(t, ws)
+	sess := "/run/user/1000/lite-sandbox/s-1"
+	return RingSpec{
+		Command: s,
+		Write:   []string{"/home/user/.claude", "/home/user/.claude.json", "/home/user/.cache/claude-cli-nodejs"},
+		Guard: []Protected{
+			{Path: "/home/user/.claude/settings.json"},
+			{Path: "/home/user/.claude/settings.local.json"},
+			{Path: "/home/user/.claude/hooks", Dir: true},
+		},
+		Credentials:  []string{"/home/user/.config/gh/hosts.yml"},
+		Hide:         []string{"/run/user/1000/lite-sandbox"},
+		Read:         []string{"/opt/lite-sandbox", "/tmp/agent-bin/claude"},
+		Tmp:          sess + "/tmp",
+		Session:      sess,
+		SessionWrite: []string{sess + "/pi"},
+		Exe:          "/opt/lite-sandbox",
+		Shells:       ShellBinaries(ringFS(), ShellDirs, nil),
+	}
+}
+
+func TestShellBinaries(t *testing.T) {
+	got := ShellBinaries(ringFS(), ShellDirs, []string{"/usr/bin/tmux", "relative/sh"})
+	// /bin/sh, /usr/bin/sh -> dash; rbash -> bash; ash -> busybox is
+	// skipped; each real file once.
+	want := []string{"/usr/bin/bash", "/usr/bin/dash"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ShellBinaries = %v, want %v", got, want)
+	}
+}
+
+func TestRingLayout(t *testing.T) {
+	r := ringSpec(t, "/home/user/project")
+	ms, err := RingLayout(r, ringFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(m Mount) int {
+		t.Helper()
+		i := slices.Index(ms, m)
+		if i < 0 {
+			t.Errorf("no %v in %v", m, ms)
+		}
+		return i
+	}
+	root := has(Mount{ROBind, "/", "/"})
+	has(Mount{DevBind, "/dev", "/dev"})
+	tmp := has(Mount{Bind, r.Tmp, "/tmp"})
+	has(Mount{ROBind, "/tmp/agent-bin/claude", "/tmp/agent-bin/claude"})
+	claude := has(Mount{Bind, "/home/user/.claude", "/home/user/.claude"})
+	has(Mount{Bind, "/home/user/go/pkg/mod", "/home/user/go/pkg/mod"})
+	ws := has(Mount{Bind, "/home/user/project", "/home/user/project"})
+	hooks := has(Mount{ROBind, "/home/user/project/.git/hooks", "/home/user/project/.git/hooks"})
+	set := has(Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
+	has(Mount{PlaceholderFile, "", "/home/user/.claude/settings.local.json"})
+	has(Mount{PlaceholderDir, "", "/home/user/.claude/hooks"})
+	ssh := has(Mount{MaskDir, "", "/home/user/.ssh"})
+	has(Mount{MaskFile, "", "/home/user/.npmrc"})
+	// The credential is bound inside the gh mask before it turns read-only.
+	gh := has(Mount{Tmpfs, "", "/home/user/.config/gh"})
+	cred := has(Mount{Bind, "/home/user/.config/gh/hosts.yml", "/home/user/.config/gh/hosts.yml"})
+	ghro := has(Mount{RemountRO, "", "/home/user/.config/gh"})
+	// The session is read-only inside the hidden runtime root.
+	rt := has(Mount{Tmpfs, "", "/run/user/1000/lite-sandbox"})
+	sess := has(Mount{ROBind, r.Session, r.Session})
+	pi := has(Mount{Bind, r.Session + "/pi", r.Session + "/pi"})
+	rtro := has(Mount{RemountRO, "", "/run/user/1000/lite-sandbox"})
+	bash := has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/bash"})
+	has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/dash"})
+	for _, order := range [][]int{{root, tmp, claude, ws, hooks, set, ssh, bash}, {gh, cred, ghro}, {rt, sess, pi, rtro}} {
+		if !slices.IsSorted(order) {
+			t.Errorf("mounts out of order (%v): %v", order, ms)
+		}
+	}
+	for _, m := range ms {
+		if m.Kind == Tmpfs && m.Dst == "/home/user" || m.Kind == Proc {
+			t.Errorf("the ring must show the host's home and /proc, got %v", m)
+		}
+	}
+}
+
+func TestRingLayoutRejects(t *testing.T) {
+	r := ringSpec(t, "/home/user/project")
+	r.SessionWrite = []string{"/home/user/elsewhere"}
+	if _, err := RingLayout(r, ringFS()); err == nil || !strings.Contains(err.Error(), "not below the session") {
+		t.Errorf("session write outside the session: err = %v", err)
+	}
+	r = ringSpec(t, "/home/user/project")
+	r.Tmp = "tmp"
+	if _, err := RingLayout(r, ringFS()); err == nil {
+		t.Error("relative tmp accepted")
+	}
+}
+
+func TestRingGolden(t *testing.T) {
+	argv := []string{"/tmp/agent-bin/claude", "--settings", "{\"a\": 1}"}
+	for _, ws := range []struct{ name, ws string }{{"default", "/home/user/project"}, {"odd-path", oddWorkspace}} {
+		t.Run(ws.name, func(t *testing.T) {
+			r := ringSpec(t, ws.ws)
+			fsys := ringFS()
+			fsys[oddWorkspace] = "dir"
+			ms, err := RingLayout(r, fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, "ring-bwrap-"+ws.name+".golden", argLines(t, RingBwrapArgs(ms, argv)))
+			p, err := RingSeatbeltProfile(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, "ring-seatbelt-"+ws.name+".golden", []byte(p))
+		})
+	}
+}
