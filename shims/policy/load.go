@@ -177,6 +177,9 @@ type layer struct {
 		MaxDepth *int     `toml:"max_depth"`
 		DenyEnv  []string `toml:"deny_env"`
 	} `toml:"shell"`
+	Agent struct {
+		Write []string `toml:"write"`
+	} `toml:"agent"`
 	Rules []Rule `toml:"rule"`
 }
 
@@ -305,6 +308,9 @@ func (p *Policy) apply(l *layer, project bool) error {
 		p.Shell.MaxDepth = *d
 	}
 	p.Shell.DenyEnv = appendNew(p.Shell.DenyEnv, l.Shell.DenyEnv...)
+	if err := p.applyAgent(l, project); err != nil {
+		return err
+	}
 
 	seen := map[string]bool{}
 	for i, r := range l.Rules {

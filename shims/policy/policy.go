@@ -19,6 +19,7 @@ type Policy struct {
 	Version int      `toml:"version"`
 	Sandbox Sandbox  `toml:"sandbox"`
 	Shell   Shell    `toml:"shell"`
+	Agent   Agent    `toml:"agent"`
 	Rules   []Rule   `toml:"rule"`
 	Sources []string `toml:"-"` // the files that made this policy, in order
 }
@@ -74,6 +75,15 @@ type Sandbox struct {
 	// dropped even when a glob in Env allows them, unless Env names them
 	// exactly.
 	SecretEnv []string `toml:"secret_env"`
+}
+
+// Agent is the part of the policy for the agent ring, the mount
+// namespace around the agent process itself.
+type Agent struct {
+	// Write lists extra host paths the agent itself may write (may start
+	// with ~/), for example an MCP server's data. Only the user's file
+	// may set it.
+	Write []string `toml:"write"`
 }
 
 // Shell holds the validator's structural settings: what it does with
@@ -203,6 +213,7 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.DenyDomains = slices.Clone(p.Sandbox.DenyDomains)
 	c.Sandbox.AllowAddresses = slices.Clone(p.Sandbox.AllowAddresses)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
+	c.Agent.Write = slices.Clone(p.Agent.Write)
 	c.Sources = slices.Clone(p.Sources)
 	c.Rules = make([]Rule, len(p.Rules))
 	for i, r := range p.Rules {

@@ -1,0 +1,43 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package crush
+
+import (
+	"path/filepath"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+)
+
+// State is the per-session data directory (-D, below the session), the
+// global data directory ($CRUSH_GLOBAL_DATA, else
+// $XDG_DATA_HOME/crush, else ~/.local/share/crush) and the global config
+// directory, whose crush.json and crushrc (code: hooks, MCP and LSP
+// commands, shell lines) stay read-only. Designed from Crush's config
+// loader; no crush binary ran here.
+func (Agent) State(s agents.Session) agents.State {
+	data := s.Getenv("CRUSH_GLOBAL_DATA")
+	if data == "" {
+		base := s.Getenv("XDG_DATA_HOME")
+		if base == "" {
+			base = filepath.Join(s.Home, ".local", "share")
+		}
+		data = filepath.Join(base, "crush")
+	}
+	conf := s.Getenv("CRUSH_GLOBAL_CONFIG")
+	if conf == "" {
+		base := s.Getenv("XDG_CONFIG_HOME")
+		if base == "" {
+			base = filepath.Join(s.Home, ".config")
+		}
+		conf = filepath.Join(base, "crush")
+	}
+	return agents.State{
+		SessionWrite: []string{DataDir(s)},
+		Write:        []string{data, conf},
+		ReadOnly: []string{
+			filepath.Join(conf, "crush.json"), filepath.Join(conf, ".crush.json"),
+			filepath.Join(conf, "crushrc"), filepath.Join(conf, ".crushrc"),
+		},
+	}
+}
