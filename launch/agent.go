@@ -94,12 +94,16 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		if wantShared {
 			info.SharedDir = filepath.Join(os.TempDir(), "lite-sandbox-share-DRYRUN")
 		}
+		info.Ring = ringSupported && o.Mode != policy.ModeOff
 		plan, err := o.Agent.Prepare(info)
 		if err != nil {
 			return -1, err
 		}
 		env := routingEnv(info, o.Agent.Name(), o.Mode, true)
-		return 0, printPlan(o.Stdout, info, plan, env)
+		if err := printPlan(o.Stdout, info, plan, env); err != nil || !info.Ring {
+			return 0, err
+		}
+		return 0, printRing(o.Stdout, ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0]})
 	}
 
 	b, derr := sandbox.Probe()
@@ -158,6 +162,9 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		info.Dir = d
 	}
 	info.Shim = contract.Shim(info.Dir)
+	// The agent ring needs the session (its shells are the shim, which
+	// needs the worker) and the backend.
+	info.Ring = ringSupported && st.Sandboxed()
 
 	plan, err := o.Agent.Prepare(info)
 	if err != nil {
@@ -170,7 +177,10 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
 	}
 	env := applyEnv(environ, routingEnv(info, o.Agent.Name(), o.Mode, st.Sandboxed()), plan)
-	return Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
+	if !info.Ring {
+		return Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
+	}
+	return runInRing(ctx, o, b, info, plan, env)
 }
 
 // ownExe returns the lite-sandbox binary's real path.
@@ -190,7 +200,7 @@ func ownExe(exe string) (string, error) {
 func warnState(w io.Writer, st sandbox.Status) {
 	switch st.State {
 	case sandbox.StateUnavailable:
-		fmt.Fprintf(w, "lite-sandbox: WARNING: no sandbox: %s; commands will run UNSANDBOXED (use --sandbox on to refuse instead)\n", st.Reason)
+		fmt.Fprintf(w, "lite-sandbox: WARNING: no sandbox: %s; commands will run UNSANDBOXED and the agent itself without its ring (use --sandbox on to refuse instead)\n", st.Reason)
 	case sandbox.StateDegraded:
 		fmt.Fprintf(w, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}

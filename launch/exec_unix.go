@@ -109,10 +109,10 @@ func waitProgram(ctx context.Context, cmd *exec.Cmd, sigc <-chan os.Signal, resi
 				}
 				continue
 			}
-			cmd.Process.Signal(sig)
+			signalProgram(ctx, cmd, sig)
 		case <-ctxDone:
 			ctxDone = nil
-			cmd.Process.Signal(unix.SIGTERM)
+			signalProgram(ctx, cmd, unix.SIGTERM)
 			kill = time.After(killDelay)
 		case <-kill:
 			cmd.Process.Kill()

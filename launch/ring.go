@@ -1,0 +1,196 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+)
+
+// RingTmp is the session's private temporary directory, bound at /tmp in
+// the agent ring.
+const RingTmp = "tmp"
+
+// ringSupported says whether this platform starts the agent in a ring.
+// macOS has the profile builder only (never run here).
+const ringSupported = runtime.GOOS == "linux"
+
+// ringInput is what the launcher knows when it builds the ring.
+type ringInput struct {
+	agent  agents.Agent
+	info   agents.Session
+	policy *policy.Policy
+	argv0  string // the agent's program
+}
+
+// ringSpec builds the ring of one agent start: the session's command
+// sandbox spec (the same protected paths and deny list), the adapter's
+// state, the user's agent.write, the shared directory of agents that
+// still need one, the shells of this host and the session directory.
+func ringSpec(in ringInput) (sandbox.RingSpec, error) {
+	info := in.info
+	spec, err := sandbox.FromPolicy(in.policy, info.Workspace, info.Home, "")
+	if err != nil {
+		return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
+	}
+	r := sandbox.RingSpec{
+		Command: spec,
+		Tmp:     filepath.Join(info.Dir, RingTmp),
+		Session: info.Dir,
+		Exe:     info.Exe,
+		Read:    []string{info.Exe},
+		// Other sessions' sockets and policies.
+		Hide:   []string{filepath.Dir(info.Dir)},
+		Shells: sandbox.HostShells(),
+	}
+	if p := realOrSelf(in.argv0); filepath.IsAbs(p) {
+		r.Read = append(r.Read, p)
+	}
+	if so, ok := in.agent.(agents.StateOwner); ok {
+		st := so.State(info)
+		r.Write = append(r.Write, cleanAll(st.Write)...)
+		r.SessionWrite = append(r.SessionWrite, cleanAll(st.SessionWrite)...)
+		r.Credentials = append(r.Credentials, cleanAll(st.Credentials)...)
+		for _, g := range st.ReadOnly {
+			r.Guard = append(r.Guard, sandbox.Protected{Path: filepath.Clean(g), Dir: strings.HasSuffix(g, "/")})
+		}
+	}
+	for _, w := range in.policy.Agent.Write {
+		p, err := expandTilde(w, info.Home)
+		if err != nil {
+			return sandbox.RingSpec{}, fmt.Errorf("launch: agent.write: %w", err)
+		}
+		r.Write = append(r.Write, p)
+	}
+	if info.SharedDir != "" {
+		r.Write = append(r.Write, info.SharedDir)
+	}
+	return r, nil
+}
+
+// expandTilde expands ~ and ~/ with home.
+func expandTilde(p, home string) (string, error) {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return "", fmt.Errorf("%q needs the home directory, which is unknown", p)
+		}
+		return filepath.Join(home, p[1:]), nil
+	case !filepath.IsAbs(p):
+		return "", fmt.Errorf("%q is not absolute", p)
+	}
+	return filepath.Clean(p), nil
+}
+
+func cleanAll(ps []string) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if filepath.IsAbs(p) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
+// realOrSelf resolves p's symlinks, or returns it as it is.
+func realOrSelf(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// startRing prepares the ring around plan's argv: the private /tmp is
+// made, the argv is wrapped in bwrap, and done releases the ring's
+// placeholders after the agent exited.
+func startRing(b sandbox.Backend, in ringInput, argv []string) (wrapped []string, done func(), err error) {
+	r, err := ringSpec(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.Mkdir(r.Tmp, 0o700); err != nil && !os.IsExist(err) {
+		return nil, nil, fmt.Errorf("launch: ring: %w", err)
+	}
+	for _, d := range r.SessionWrite {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, nil, fmt.Errorf("launch: ring: %w", err)
+		}
+	}
+	prep, err := sandbox.PrepareRing(b, r, argv)
+	if err != nil {
+		return nil, nil, fmt.Errorf("launch: ring: %w", err)
+	}
+	return prep.Args, prep.Done, nil
+}
+
+// printRing is --dry-run's description of the ring.
+func printRing(w io.Writer, in ringInput) error {
+	var b strings.Builder
+	if !ringSupported {
+		fmt.Fprintf(&b, "ring: none on %s (the agent would start unconfined; only its shell commands are sandboxed)\n", runtime.GOOS)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	r, err := ringSpec(in)
+	if err != nil {
+		return err
+	}
+	sandbox.DetectHost(&r.Command)
+	ms, err := sandbox.RingLayout(r, sandbox.OSFS{})
+	if err != nil {
+		return fmt.Errorf("dry run: %w", err)
+	}
+	fmt.Fprintf(&b, "ring (bubblewrap; the agent and everything it starts; host / read-only):\n")
+	for _, m := range ms {
+		fmt.Fprintf(&b, "  %s\n", m)
+	}
+	fmt.Fprintf(&b, "shimmed shells (bound to %s):\n", r.Exe)
+	for _, s := range r.Shells {
+		fmt.Fprintf(&b, "  %s\n", s)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("dry run: %w", err)
+	}
+	return nil
+}
+
+// ringKey marks a context whose program runs in the ring: bwrap does not
+// forward signals, so the launcher signals the ring's process group.
+type ringKey struct{}
+
+func withRing(ctx context.Context) context.Context { return context.WithValue(ctx, ringKey{}, true) }
+
+func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); return v }
+
+// runInRing starts the agent inside the ring and, after it exited,
+// releases the ring and restores the code-carrying keys of the files the
+// agent had to be able to write, saying so in one line each.
+func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
+	in := ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0]}
+	var snaps []guardSnapshot
+	if so, ok := o.Agent.(agents.StateOwner); ok {
+		snaps = snapshotGuards(so.State(info).Guard)
+	}
+	argv, done, err := startRing(b, in, plan.Argv)
+	if err != nil {
+		return -1, err
+	}
+	// The launcher's TMPDIR may name a directory the private /tmp hides.
+	env = append(env, "TMPDIR=/tmp")
+	status, err := Start(withRing(ctx), env, argv, o.Stdin, o.Stdout, o.Stderr)
+	done()
+	for _, l := range restoreGuards(snaps) {
+		fmt.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
+	}
+	return status, err
+}

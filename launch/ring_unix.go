@@ -1,0 +1,26 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build unix
+
+package launch
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// signalProgram sends sig to the started program. A program in the ring
+// is bwrap, which does not forward signals to the agent (it has no PID
+// namespace to be init of), so the ring's whole process group gets it:
+// bwrap leads it (Setpgid or Setsid), the agent is in it.
+func signalProgram(ctx context.Context, cmd *exec.Cmd, sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok && inRing(ctx) {
+		if syscall.Kill(-cmd.Process.Pid, s) == nil {
+			return
+		}
+	}
+	cmd.Process.Signal(sig)
+}
