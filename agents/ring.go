@@ -22,6 +22,13 @@ type State struct {
 	// Credentials lists the files the agent needs to log in: readable
 	// (and writable, for token refresh) even inside a sandbox.deny path.
 	Credentials []string
+	// CreateDirs are directories of Write that launch makes (mode 0700)
+	// before the ring starts when they are missing: the agent cannot
+	// create them itself in the read-only host.
+	CreateDirs []string
+	// CreateJSON are files of Write that launch creates holding "{}"
+	// when missing, for the same reason.
+	CreateJSON []string
 	// Guard lists files the agent must write that also carry code in
 	// some keys (Claude's ~/.claude.json holds mcpServers): launch
 	// restores those keys after the session.

@@ -31,6 +31,21 @@ type ringInput struct {
 	info   agents.Session
 	policy *policy.Policy
 	argv0  string // the agent's program
+	dryRun bool   // creates nothing
+}
+
+// createState makes the state the agent would create on a first run and
+// cannot create in the ring. Failures are left to the agent to report.
+func createState(st agents.State) {
+	for _, d := range st.CreateDirs {
+		os.MkdirAll(d, 0o700)
+	}
+	for _, f := range st.CreateJSON {
+		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			fh.WriteString("{}\n")
+			fh.Close()
+		}
+	}
 }
 
 // ringSpec builds the ring of one agent start: the session's command
@@ -55,6 +70,9 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 	}
 	if p := realOrSelf(in.argv0); filepath.IsAbs(p) {
 		r.Read = append(r.Read, p)
+	}
+	if so, ok := in.agent.(agents.StateOwner); ok && !in.dryRun {
+		createState(so.State(info))
 	}
 	if so, ok := in.agent.(agents.StateOwner); ok {
 		st := so.State(info)
@@ -141,6 +159,7 @@ func printRing(w io.Writer, in ringInput) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
+	in.dryRun = true
 	r, err := ringSpec(in)
 	if err != nil {
 		return err

@@ -53,6 +53,9 @@ func (Agent) State(s agents.Session) agents.State {
 			filepath.Join(dir, "statusline.sh"),
 		},
 		Credentials: []string{filepath.Join(dir, ".credentials.json")},
+		// A first run makes both (observed with 2.1.197 in the ring).
+		CreateDirs: []string{dir},
+		CreateJSON: []string{glob},
 		Guard: []agents.GuardedFile{{Path: glob, Keys: [][]string{
 			{"mcpServers"},
 			{"projects", "*", "mcpServers"},

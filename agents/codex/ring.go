@@ -24,6 +24,7 @@ func (Agent) State(s agents.Session) agents.State {
 	h := Home(s)
 	return agents.State{
 		Write:       []string{h},
+		CreateDirs:  []string{h},
 		ReadOnly:    []string{filepath.Join(h, "config.toml"), filepath.Join(h, "hooks.json")},
 		Credentials: []string{filepath.Join(h, "auth.json")},
 	}
