@@ -111,31 +111,10 @@ func isShellName(n string) bool {
 // exceptions), the session directory and finally the shells bound to the
 // shim.
 func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
+	if err := checkRing(r); err != nil {
+		return nil, err
+	}
 	s := r.Command
-	if err := checkAbs("workspace", s.Workspace); err != nil {
-		return nil, fmt.Errorf("ring layout: %w", err)
-	}
-	for _, p := range []struct {
-		what string
-		p    string
-	}{{"tmp", r.Tmp}, {"session", r.Session}, {"exe", r.Exe}} {
-		if err := checkAbs(p.what, p.p); err != nil {
-			return nil, fmt.Errorf("ring layout: %w", err)
-		}
-	}
-	for _, list := range [][]string{r.Write, r.Credentials, r.Hide, r.Read, r.SessionWrite, r.Shells, s.Caches, s.Deny, s.Git.Write} {
-		for _, p := range list {
-			if err := checkAbs("ring path", p); err != nil {
-				return nil, fmt.Errorf("ring layout: %w", err)
-			}
-		}
-	}
-	for _, p := range r.SessionWrite {
-		if p == r.Session || !within(p, r.Session) {
-			return nil, fmt.Errorf("ring layout: session write path %s is not below the session %s", p, r.Session)
-		}
-	}
-
 	ms := []Mount{
 		{Kind: ROBind, Src: "/", Dst: "/"},
 		{Kind: DevBind, Src: "/dev", Dst: "/dev"},
@@ -201,6 +180,41 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		}
 	}
 	return ms, nil
+}
+
+// checkRing accepts only absolute, clean paths, and session write paths
+// below the session.
+func checkRing(r RingSpec) error {
+	s := r.Command
+	if err := checkAbs("workspace", s.Workspace); err != nil {
+		return fmt.Errorf("ring layout: %w", err)
+	}
+	for _, p := range []struct {
+		what string
+		p    string
+	}{{"tmp", r.Tmp}, {"session", r.Session}, {"exe", r.Exe}} {
+		if err := checkAbs(p.what, p.p); err != nil {
+			return fmt.Errorf("ring layout: %w", err)
+		}
+	}
+	for _, list := range [][]string{r.Write, r.Credentials, r.Hide, r.Read, r.SessionWrite, r.Shells, s.Caches, s.Deny, s.Git.Write} {
+		for _, p := range list {
+			if err := checkAbs("ring path", p); err != nil {
+				return fmt.Errorf("ring layout: %w", err)
+			}
+		}
+	}
+	for _, p := range r.SessionWrite {
+		if p == r.Session || !within(p, r.Session) {
+			return fmt.Errorf("ring layout: session write path %s is not below the session %s", p, r.Session)
+		}
+	}
+	for _, g := range r.Guard {
+		if err := checkAbs("guard", g.Path); err != nil {
+			return fmt.Errorf("ring layout: %w", err)
+		}
+	}
+	return nil
 }
 
 // guardMounts keeps the guards read-only inside the writable paths that
