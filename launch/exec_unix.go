@@ -117,6 +117,7 @@ func waitProgram(ctx context.Context, cmd *exec.Cmd, sigc <-chan os.Signal, resi
 		case <-kill:
 			cmd.Process.Kill()
 		case err := <-waitc:
+			endRing(ctx, cmd)
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {
 				return err

@@ -24,3 +24,15 @@ func signalProgram(ctx context.Context, cmd *exec.Cmd, sig os.Signal) {
 	}
 	cmd.Process.Signal(sig)
 }
+
+// endRing kills what the agent left running in the ring's process group
+// once the agent (bwrap's child) is gone: without a PID namespace,
+// bwrap's --die-with-parent reaches only its own child, and a background
+// process of the agent would outlive the session. A process that made a
+// session of its own (setsid) escapes this, and so does everything when
+// the launcher is killed with SIGKILL (documented).
+func endRing(ctx context.Context, cmd *exec.Cmd) {
+	if inRing(ctx) && cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
