@@ -54,7 +54,7 @@ func createState(st agents.State) {
 // still need one, the shells of this host and the session directory.
 func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 	info := in.info
-	spec, err := sandbox.FromPolicy(in.policy, info.Workspace, info.Home, "")
+	spec, err := in.policy.SandboxSpec(info.Workspace, info.Home, "")
 	if err != nil {
 		return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
 	}

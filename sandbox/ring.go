@@ -123,7 +123,7 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 	}
 	for _, p := range r.Read {
 		// Only what the private /tmp hid: the rest is visible already.
-		if within(p, "/tmp") && exists(fsys, p) {
+		if Within(p, "/tmp") && exists(fsys, p) {
 			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
 	}
@@ -205,7 +205,7 @@ func checkRing(r RingSpec) error {
 		}
 	}
 	for _, p := range r.SessionWrite {
-		if p == r.Session || !within(p, r.Session) {
+		if p == r.Session || !Within(p, r.Session) {
 			return fmt.Errorf("ring layout: session write path %s is not below the session %s", p, r.Session)
 		}
 	}
@@ -226,7 +226,7 @@ func guardMounts(r RingSpec, writable []string, fsys FS) ([]Mount, error) {
 	for _, w := range writable {
 		var in []Protected
 		for _, g := range r.Guard {
-			if g.Path != w && within(g.Path, w) {
+			if g.Path != w && Within(g.Path, w) {
 				in = append(in, g)
 			}
 		}
@@ -268,7 +268,7 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 		case MaskDir:
 			var inside []Mount
 			for i, e := range exceptions {
-				if !used[i] && within(e.Dst, m.Dst) {
+				if !used[i] && Within(e.Dst, m.Dst) {
 					used[i] = true
 					inside = append(inside, e)
 				}

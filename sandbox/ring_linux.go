@@ -37,9 +37,9 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	var order []string
 	for _, p := range ph {
 		root := r.Command.Workspace
-		if !within(p, root) {
+		if !Within(p, root) {
 			for _, g := range r.Write {
-				if within(p, g) {
+				if Within(p, g) {
 					root = g
 					break
 				}

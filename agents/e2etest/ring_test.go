@@ -140,8 +140,10 @@ func TestClaudeRing(t *testing.T) {
 	m.mu.Lock()
 	res := m.results
 	m.mu.Unlock()
-	if len(res) != 2 || !strings.Contains(strings.ToLower(res[0]), "read-only") {
-		t.Errorf("tool results %q: the model was not told that the home is read-only", res)
+	// The explanation comes from launch's permission rules for Claude
+	// (home persistence files), else from the ring's EROFS.
+	if len(res) != 2 || !strings.Contains(strings.ToLower(res[0]), "read-only") && !strings.Contains(res[0], "denied") {
+		t.Errorf("tool results %q: the model was not told why the home is not writable", res)
 	}
 	if ents, err := os.ReadDir(filepath.Join(e.home, ".claude", "projects")); err != nil || len(ents) == 0 {
 		t.Errorf("Claude's state in ~/.claude/projects was not written: %v %v", ents, err)
