@@ -1,0 +1,50 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/agents/claude"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+)
+
+// TestRingSpec: the ring gets the adapter's state and guards, the user's
+// agent.write (with ~ expanded), the shared directory, a private /tmp
+// below the session, the session read-only and the other sessions
+// hidden.
+func TestRingSpec(t *testing.T) {
+	p := policy.Default().Clone()
+	p.Agent.Write = []string{"~/.local/share/mcp"}
+	info := agents.Session{Dir: "/run/u/lite-sandbox/s-1", Exe: "/usr/bin/lite-sandbox", Workspace: "/home/u/p", Home: "/home/u",
+		SharedDir: "/tmp/lite-sandbox-share-1", Getenv: func(string) string { return "" }}
+	r, err := ringSpec(ringInput{agent: claude.New(), info: info, policy: p, argv0: "/opt/claude/bin/claude", dryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"/home/u/.claude", "/home/u/.claude.json", "/home/u/.local/share/mcp", "/tmp/lite-sandbox-share-1"} {
+		if !slices.Contains(r.Write, w) {
+			t.Errorf("Write lacks %s: %v", w, r.Write)
+		}
+	}
+	if !slices.Contains(r.Guard, sandbox.Protected{Path: "/home/u/.claude/hooks", Dir: true}) {
+		t.Errorf("Guard = %v", r.Guard)
+	}
+	if r.Tmp != "/run/u/lite-sandbox/s-1/tmp" || r.Session != info.Dir || !slices.Equal(r.Hide, []string{"/run/u/lite-sandbox"}) {
+		t.Errorf("tmp %s, session %s, hide %v", r.Tmp, r.Session, r.Hide)
+	}
+	if r.Command.Workspace != "/home/u/p" || len(r.Command.Protect) == 0 || len(r.Command.Deny) == 0 {
+		t.Errorf("the command sandbox's spec is missing: %+v", r.Command)
+	}
+	if !slices.Contains(r.Read, "/usr/bin/lite-sandbox") || r.Exe != "/usr/bin/lite-sandbox" {
+		t.Errorf("exe: %v %s", r.Read, r.Exe)
+	}
+	p.Agent.Write = []string{"relative"}
+	if _, err := ringSpec(ringInput{agent: claude.New(), info: info, policy: p, dryRun: true}); err == nil {
+		t.Error("a relative agent.write was accepted")
+	}
+}
