@@ -47,6 +47,19 @@ type Unwrapper interface {
 	Unwrap(script string) (cmd string, ok bool)
 }
 
+// CwdReporter is implemented by agents whose wrapper ends by writing the
+// shell's final directory to a file the agent reads back (Claude Code's
+// `pwd -P >| FILE`). No directory is shared between the agent and the
+// sandbox: the shim opens the file itself, on the agent's side, and the
+// sandboxed wrapper writes to a descriptor instead.
+type CwdReporter interface {
+	// CwdFile returns the wrapper's cwd file and a function that
+	// rewrites the script to write the directory to descriptor fd (which
+	// nothing else in the script gets), or to nowhere when fd < 0; ok is
+	// false when script is not exactly the wrapper's shape.
+	CwdFile(script string) (file string, rewrite func(fd int) string, ok bool)
+}
+
 // Checker judges a command string with the session's frozen policy.
 type Checker func(cmd string) Verdict
 
@@ -56,13 +69,6 @@ type Verdict struct {
 	// Message is the one line the model sees on denial
 	// ("lite-sandbox: blocked by <rule>: <reason> Hint: <hint>").
 	Message string
-}
-
-// SharedDirUser is implemented by agents that need a directory they can
-// read on the host and commands can write inside the sandbox, at the same
-// path (Claude's cwd-tracking file).
-type SharedDirUser interface {
-	NeedsSharedDir() bool
 }
 
 // Detected is an installed agent CLI.
@@ -84,9 +90,11 @@ type Session struct {
 	Workspace string
 	// Home is the user's home directory.
 	Home string
-	// SharedDir is the read-write directory shared with the sandbox, for
-	// agents that asked for one ([SharedDirUser]); else "".
-	SharedDir string
+	// TmpDir is the agent's private temp dir (mode 0700, the
+	// launcher's): never mounted into the command sandbox. Claude's
+	// cwd file lives there; the shim opens it and gives the command
+	// only a descriptor.
+	TmpDir string
 	// Agent is the detected CLI.
 	Agent Detected
 	// Args are the user's own arguments for the agent.

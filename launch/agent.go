@@ -83,17 +83,11 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		Getenv:    getenv,
 	}
 	addFileRules(&info, o.Policy)
-	wantShared := false
-	if su, ok := o.Agent.(agents.SharedDirUser); ok {
-		wantShared = su.NeedsSharedDir()
-	}
 
 	if o.DryRun {
 		info.Dir = filepath.Join(DefaultRuntimeRoot(), "s-DRYRUN")
 		info.Shim = contract.Shim(info.Dir)
-		if wantShared {
-			info.SharedDir = filepath.Join(os.TempDir(), "lite-sandbox-share-DRYRUN")
-		}
+		info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
 		info.Ring = ringSupported && o.Mode != policy.ModeOff
 		plan, err := o.Agent.Prepare(info)
 		if err != nil {
@@ -113,32 +107,19 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	}
 	warnState(o.Stderr, st)
 
-	if wantShared {
-		// Outside the runtime root, which is masked in the sandbox; /tmp
-		// inside is a tmpfs, which the bind covers at the same path.
-		d, err := os.MkdirTemp("", "lite-sandbox-share-")
-		if err != nil {
-			return -1, fmt.Errorf("launch: %w", err)
-		}
-		defer os.RemoveAll(d)
-		if d, err = filepath.EvalSymlinks(d); err != nil {
-			return -1, fmt.Errorf("launch: %w", err)
-		}
-		info.SharedDir = d
+	if info.TmpDir, err = agentTmpDir(); err != nil {
+		return -1, err
 	}
+	defer os.RemoveAll(info.TmpDir)
 
 	if st.Sandboxed() {
-		var shared []string
-		if info.SharedDir != "" {
-			shared = append(shared, info.SharedDir)
-		}
 		scratch, err := newScratchHome(o.Home)
 		if err != nil {
 			return -1, err
 		}
 		// Registered before Close, so it runs after the worker is gone.
 		defer scratch.finish(o.Stderr, o.KeepHome)
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, o.Agent.Name(), scratch.dir, shared...)
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, o.Agent.Name(), scratch.dir, info.TmpDir)
 		if err != nil {
 			return -1, err
 		}
@@ -277,9 +258,7 @@ func printPlan(w io.Writer, info agents.Session, plan agents.Plan, routing []str
 	var b strings.Builder
 	fmt.Fprintf(&b, "agent: %s (%s)\n", info.Agent.Path, info.Agent.Version)
 	fmt.Fprintf(&b, "session: %s (created at start)\n", info.Dir)
-	if info.SharedDir != "" {
-		fmt.Fprintf(&b, "shared directory (read-write in the sandbox): %s\n", info.SharedDir)
-	}
+	fmt.Fprintf(&b, "agent temp dir (not visible in the sandbox): %s\n", info.TmpDir)
 	fmt.Fprintf(&b, "argv:\n")
 	for _, a := range plan.Argv {
 		fmt.Fprintf(&b, "  %s\n", agents.ShellQuote(a))

@@ -74,16 +74,15 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 	return agents.Plan{Argv: p.argv}, nil
 }
 
-// openSession freezes the policy and opens a session for the workspace,
-// with extra read-write paths (an adapter's shared directory) added to
-// the sandbox; the session records the agent for its shims.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome string, write ...string) (*Session, error) {
+// openSession freezes the policy and opens a session for the workspace;
+// the session records the agent, the lite-sandbox binary and the agent's
+// private temp dir for its shims.
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string) (*Session, error) {
 	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	spec.ScratchHome = scratchHome
-	spec.Write = append(spec.Write, write...)
 	frozen, err := p.Marshal()
 	if err != nil {
 		return nil, err
@@ -93,7 +92,9 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		Backend:    b,
 		Exe:        exe,
 		PolicyTOML: frozen,
-		Meta:       contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent},
+		Meta: contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent,
+			Exe: exe, AgentTmp: agentTmp},
+		AuditDir: auditDir(),
 	}
 	if p.Sandbox.Network == policy.NetworkAllow {
 		if o.Egress, err = SessionEgress(p, workspace); err != nil {

@@ -90,8 +90,10 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		}
 		r.Write = append(r.Write, p)
 	}
-	if info.SharedDir != "" {
-		r.Write = append(r.Write, info.SharedDir)
+	// The agent's private temp dir (Claude's cwd files), at the same path
+	// for the agent and its shims; the command sandbox never sees it.
+	if info.TmpDir != "" {
+		r.Write = append(r.Write, info.TmpDir)
 	}
 	return r, nil
 }

@@ -71,6 +71,10 @@ type Options struct {
 	// worker's sandbox and the worker's __confine bridges to it. stop
 	// runs when the session is gone.
 	Egress func(dir string) (sock string, stop func(), err error)
+	// AuditDir, when set, makes the session listen on audit.sock and
+	// append the records its shims send there to the audit log in this
+	// directory (see contract.AuditName).
+	AuditDir string
 }
 
 // Session is one running session; see the package documentation.
@@ -88,6 +92,7 @@ type Session struct {
 
 	listener *os.File // the listening socket; every worker inherits it
 	log      *os.File
+	audit    *auditSink // nil without Options.AuditDir
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers

@@ -6,71 +6,175 @@ package shims
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
-// Invocation is what an agent asked its "shell" to run.
+// Form is how a caller asked its "shell" to run something.
+type Form int
+
+// The forms the shim accepts (README, "The shim").
+const (
+	// FormCommand: -c CMD [ARG0 ARGS...], and the one-argument prefix form.
+	FormCommand Form = iota
+	// FormFile: FILE [ARGS...], also what the kernel passes for a
+	// shebang (#!/bin/sh -e gives -e FILE ARGS).
+	FormFile
+	// FormStdin: the script is read from stdin (no operand, or -s).
+	// The shim turns it into an interactive shell when stdin is a
+	// terminal.
+	FormStdin
+	// FormVersion and FormHelp: --version, --help.
+	FormVersion
+	FormHelp
+)
+
+// Invocation is what a caller asked its "shell" to run.
 type Invocation struct {
-	// Command is the script, as bash -c would get it.
+	Form Form
+	// Command is the script of FormCommand, as sh -c gets it.
 	Command string
-	// Login is set for -l/--login. The sandboxed bash never reads profile
-	// files (--noprofile), so it only matters for recognising wrappers.
+	// File is the script file of FormFile.
+	File string
+	// Login is set for -l/--login. The sandboxed shell never reads
+	// profile files, so it only matters for recognising wrappers.
 	Login bool
-	// Params are the words after the script: $0, $1, ...
+	// Interactive is set for -i (dropped for -c and files: an
+	// interactive shell would read rc files and expand aliases the
+	// validator never saw).
+	Interactive bool
+	// Options are the shell options to pass on, in order and in
+	// separate words: "-e", "+x", "-o", "pipefail", ...
+	Options []string
+	// Params are the words after the script: $0, $1, ... for -c; $1, ...
+	// for a file or stdin.
 	Params []string
 }
 
 // ErrUsage marks an argv shape the shim does not accept. It fails closed:
-// an agent that sends something else gets an error, never an
+// a caller that sends something else gets an error, never an
 // unvalidated shell.
 var ErrUsage = errors.New("unsupported shell invocation")
 
-// ParseArgs reads the shapes agents really send (see
-// docs/agents.md §2.1): -c CMD, -lc CMD, -cl CMD, -c -l CMD,
-// -l -c CMD, --login -c CMD, and one argument holding the whole command
-// (Claude Code's prefix mode). args excludes argv[0].
+// setFlags are the single-letter set options every POSIX shell (dash,
+// bash, zsh in sh mode, mksh) takes, as -X and +X. Anything else is
+// refused: -p (privileged), -r (restricted), bash's -O/-D, ... have
+// meanings we do not want to pass on unjudged.
+const setFlags = "abCefhmnuvx"
+
+// setOptions are the names -o/+o accept.
+var setOptions = map[string]bool{
+	"allexport": true, "errexit": true, "errtrace": true, "functrace": true,
+	"hashall": true, "ignoreeof": true, "monitor": true, "noclobber": true,
+	"noexec": true, "noglob": true, "nolog": true, "notify": true,
+	"nounset": true, "pipefail": true, "posix": true, "verbose": true,
+	"vi": true, "emacs": true, "xtrace": true,
+}
+
+// ParseArgs reads a shell command line (args excludes argv[0]) strictly:
+// the options of the shells callers use (see [Form]); anything unknown
+// is an [ErrUsage]. One argument that starts with no dash and names no
+// existing file is Claude Code's prefix form (the whole command in one
+// word), as before; see [ParseArgsFor].
 func ParseArgs(args []string) (Invocation, error) {
+	return ParseArgsFor("bash", args)
+}
+
+// ParseArgsFor is [ParseArgs] for the shell named name (argv[0]'s base
+// name): the prefix form exists only for bash-like names, since Claude
+// Code takes only a shell whose path contains "bash".
+func ParseArgsFor(name string, args []string) (Invocation, error) {
 	var inv Invocation
-	if len(args) == 0 {
-		return inv, fmt.Errorf("%w: no command (an interactive shell is not offered; use -c 'command')", ErrUsage)
-	}
-	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+	if len(args) == 1 && !strings.HasPrefix(args[0], "-") && !strings.HasPrefix(args[0], "+") && prefixForm(name, args[0]) {
 		inv.Command = args[0]
 		return inv, nil
 	}
-	sawC := false
+	sawC, sawS := false, false
 	i := 0
+loop:
 	for ; i < len(args); i++ {
 		a := args[i]
-		if a == "--login" {
+		switch a {
+		case "--login":
 			inv.Login = true
 			continue
-		}
-		if a == "--" {
+		case "--norc", "--noprofile":
+			// The inner shell never reads them anyway.
+			continue
+		case "--version":
+			if i == 0 {
+				inv.Form = FormVersion
+				return inv, nil
+			}
+		case "--help":
+			if i == 0 {
+				inv.Form = FormHelp
+				return inv, nil
+			}
+		case "--", "-":
 			i++
+			break loop
+		}
+		if strings.HasPrefix(a, "--") {
+			return inv, fmt.Errorf("%w: option %q (accepted: -c, -s, -i, -l, --login, --norc, --noprofile, -%s, -o NAME, --version, --help)", ErrUsage, a, setFlags)
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
 			break
 		}
-		if !strings.HasPrefix(a, "-") || len(a) < 2 || strings.HasPrefix(a, "--") {
-			break
-		}
-		for _, f := range a[1:] {
-			switch f {
-			case 'c':
+		sign := a[:1]
+		for j := 1; j < len(a); j++ {
+			f := a[j]
+			switch {
+			case sign == "-" && f == 'c':
 				sawC = true
-			case 'l':
+			case sign == "-" && f == 's':
+				sawS = true
+			case sign == "-" && f == 'i':
+				inv.Interactive = true
+			case sign == "-" && f == 'l':
 				inv.Login = true
+			case f == 'o':
+				// -o NAME takes the next word, even inside a cluster
+				// (-euo pipefail).
+				if i+1 >= len(args) || !setOptions[args[i+1]] {
+					return inv, fmt.Errorf("%w: %so needs an option name (one of errexit, nounset, pipefail, xtrace, ...)", ErrUsage, sign)
+				}
+				i++
+				inv.Options = append(inv.Options, sign+"o", args[i])
+			case strings.IndexByte(setFlags, f) >= 0:
+				inv.Options = append(inv.Options, sign+string(f))
 			default:
-				return inv, fmt.Errorf("%w: option -%c in %q (accepted: -c, -l, --login)", ErrUsage, f, a)
+				return inv, fmt.Errorf("%w: option %s%c in %q (accepted: -c, -s, -i, -l, --login, -%s, -o NAME)", ErrUsage, sign, f, a, setFlags)
 			}
 		}
 	}
-	if !sawC {
-		return inv, fmt.Errorf("%w: %q (want -c 'command')", ErrUsage, strings.Join(args, " "))
+	rest := args[i:]
+	switch {
+	case sawC && sawS:
+		return inv, fmt.Errorf("%w: -c and -s together", ErrUsage)
+	case sawC:
+		if len(rest) == 0 {
+			return inv, fmt.Errorf("%w: -c needs a command string", ErrUsage)
+		}
+		inv.Form, inv.Command, inv.Params = FormCommand, rest[0], rest[1:]
+		inv.Interactive = false
+	case sawS || len(rest) == 0:
+		inv.Form, inv.Params = FormStdin, rest
+	default:
+		inv.Form, inv.File, inv.Params = FormFile, rest[0], rest[1:]
+		inv.Interactive = false
 	}
-	if i >= len(args) {
-		return inv, fmt.Errorf("%w: -c needs a command string", ErrUsage)
-	}
-	inv.Command = args[i]
-	inv.Params = args[i+1:]
 	return inv, nil
+}
+
+// prefixForm tells Claude Code's prefix mode (one argument holding the
+// whole wrapper) from `bash FILE`: only bash-like names have it, and a
+// word that names an existing file is a script. (lite-sandbox-shim and
+// `lite-sandbox shim` count as bash.)
+func prefixForm(name, word string) bool {
+	if k := shellKind(name); k != kindBash && k != kindUnknown {
+		return false
+	}
+	_, err := os.Lstat(word)
+	return err != nil
 }

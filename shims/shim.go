@@ -20,7 +20,6 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
@@ -50,6 +49,14 @@ type Shim struct {
 	egress    *egressState       // the per-command proxy's decisions, when network = "allow"
 	getenv    func(string) string
 
+	// Inside a session: the lite-sandbox binary and the agent's temp
+	// dir the launcher recorded (forms.go).
+	sessionExe, sessionTmp string
+	// stdin replaces os.Stdin for the command (a stdin script's pipe);
+	// extra become its descriptors 3, 4, ... (Claude's cwd file).
+	stdin *os.File
+	extra []*os.File
+
 	// For the audit log and the denial hints: the command as judged,
 	// the decision, and when it started.
 	judged string
@@ -68,7 +75,8 @@ func New(c *config.Config, stderr io.Writer) (*Shim, error) {
 		return nil, err
 	}
 	return &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Mode: c.Mode,
-		validator: v, stderr: stderr, session: c.Session, agent: c.Agent, getenv: c.Getenv}, nil
+		validator: v, stderr: stderr, session: c.Session, agent: c.Agent, getenv: c.Getenv,
+		sessionExe: c.Exe, sessionTmp: c.AgentTmp}, nil
 }
 
 // Check judges a command string.
@@ -98,29 +106,8 @@ func ShellArgv(inv Invocation) []string {
 	return append([]string{Bash(), "--noprofile", "--norc", "-c", inv.Command}, inv.Params...)
 }
 
-// RunShell is the shim's whole job for one invocation: judge, then run in
-// the sandbox. It returns only on error (an allowed command replaces the
-// process).
-func (s *Shim) RunShell(args []string) error {
-	inv, err := ParseArgs(args)
-	if err != nil {
-		return &exit.Error{Code: exit.Usage, Err: err}
-	}
-	judged := inv.Command
-	if inner, ok := registry.Unwrap(s.agent, inv.Command); ok {
-		judged = inner
-	}
-	s.start, s.judged = time.Now(), judged
-	s.result = s.Check(judged)
-	if r := s.result; !r.Allowed() {
-		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
-	}
-	if !sandbox.Within(s.Cwd, s.Workspace) {
-		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
-	}
-	return s.Exec(ShellArgv(inv))
-}
+// RunShell is [Shim.RunShellAs] for a bash-like name.
+func (s *Shim) RunShell(args []string) error { return s.RunShellAs("bash", args) }
 
 // RunArgv is `lite-sandbox run -- CMD ARGS...`: judge the argv, then run
 // it in the sandbox, starting in the working directory when it lies in
@@ -195,7 +182,7 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd)
+	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdinFile(), s.extra)
 	prep.Done()
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
@@ -208,11 +195,11 @@ func (s *Shim) Exec(argv []string) error {
 // that the shim learns the status and can explain a denial), forwarding
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT to it, and returns its status: the
 // exit code, or 128+N after death by signal N.
-func runForwarding(path string, args, env []string, dir string) (int, error) {
+func runForwarding(path string, args, env []string, dir string, stdin *os.File, extra []*os.File) (int, error) {
 	sigc := make(chan os.Signal, 4)
 	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigc)
-	cmd := &exec.Cmd{Path: path, Args: args, Env: env, Dir: dir, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	cmd := &exec.Cmd{Path: path, Args: args, Env: env, Dir: dir, Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra}
 	// bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when
 	// the thread that forked it exits: keep this thread until the end.
 	runtime.LockOSThread()
@@ -309,7 +296,7 @@ func (s *Shim) audit(how string, status int) {
 			r.Session = filepath.Base(s.session.Dir)
 		}
 		r.DurationMS = float64(time.Since(r.Time).Microseconds()) / 1000
-		err = audit.Append(dir, r)
+		err = s.appendAudit(dir, r)
 	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
@@ -329,16 +316,25 @@ func quoteArgv(argv []string) string {
 	return strings.Join(q, " ")
 }
 
+// stdinFile is the command's stdin.
+func (s *Shim) stdinFile() *os.File {
+	if s.stdin != nil {
+		return s.stdin
+	}
+	return os.Stdin
+}
+
 // execInSession hands argv to the session's worker with the shim's own
 // stdio, and exits with the command's status. A worker that died while
 // the command ran is an error, and the command is never run again (it
 // may have run in part).
 func (s *Shim) execInSession(argv []string) error {
 	status, err := worker.Run(context.Background(), s.session.Socket, worker.Request{
-		Argv: argv,
-		Env:  s.childEnv(os.Environ()),
-		Dir:  s.Cwd,
-	}, os.Stdin, os.Stdout, os.Stderr)
+		Argv:  argv,
+		Env:   s.childEnv(os.Environ()),
+		Dir:   s.Cwd,
+		Extra: s.extra,
+	}, s.stdinFile(), os.Stdout, os.Stderr)
 	var se *worker.StartError
 	switch {
 	case err == nil:

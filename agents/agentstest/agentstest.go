@@ -29,7 +29,7 @@ func Session(t *testing.T, version string, args ...string) agents.Session {
 		Exe:       "/usr/local/bin/lite-sandbox",
 		Workspace: "/home/user/project",
 		Home:      home,
-		SharedDir: "/tmp/lite-sandbox-share-42",
+		TmpDir:    "/tmp/lite-sandbox-agent-42",
 		Agent:     agents.Detected{Path: "/usr/local/bin/agent", Version: version},
 		Args:      args,
 		Getenv:    func(string) string { return "" },

@@ -35,11 +35,6 @@ func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
 	return info.DetectBinary(ctx, "--version")
 }
 
-// NeedsSharedDir is true: Claude tracks `cd` through a file the wrapper
-// writes with `pwd -P >| <CLAUDE_CODE_TMPDIR>/claude-XXXX-cwd` inside the
-// sandbox, and reads on the host (docs/agents.md §3.3).
-func (Agent) NeedsSharedDir() bool { return true }
-
 // Settings returns the JSON passed with --settings. Flag settings outrank
 // the user's and the project's settings files, whose env blocks would
 // otherwise override the launcher's environment (A1); hooks are off,
@@ -52,8 +47,12 @@ func Settings(s agents.Session) ([]byte, error) {
 		"CLAUDE_CODE_SHELL":        s.Shim,
 		"CLAUDE_CODE_SHELL_PREFIX": "",
 	}
-	if s.SharedDir != "" {
-		env["CLAUDE_CODE_TMPDIR"] = s.SharedDir
+	// Claude tracks `cd` through the file its wrapper writes with
+	// `pwd -P >| <CLAUDE_CODE_TMPDIR>/claude-XXXX-cwd` (agents.md §3.3):
+	// the shim opens it there itself, so the directory is the agent's
+	// private one, not shared with the sandbox.
+	if s.TmpDir != "" {
+		env["CLAUDE_CODE_TMPDIR"] = s.TmpDir
 	}
 	v := map[string]any{
 		"env":             env,
@@ -88,8 +87,8 @@ func (a Agent) Prepare(s agents.Session) (agents.Plan, error) {
 		"CLAUDE_CODE_SHELL=" + s.Shim,
 		"CLAUDE_CODE_SHELL_PREFIX=",
 	}
-	if s.SharedDir != "" {
-		env = append(env, "CLAUDE_CODE_TMPDIR="+s.SharedDir)
+	if s.TmpDir != "" {
+		env = append(env, "CLAUDE_CODE_TMPDIR="+s.TmpDir)
 	}
 	return agents.Plan{Argv: argv, Env: env}, nil
 }

@@ -34,11 +34,8 @@ func TestPrepare(t *testing.T) {
 	if err := json.Unmarshal([]byte(p.Argv[2]), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Env["CLAUDE_CODE_SHELL"] != s.Shim || v.Env["CLAUDE_CODE_SHELL_PREFIX"] != "" || v.Env["CLAUDE_CODE_TMPDIR"] != s.SharedDir ||
+	if v.Env["CLAUDE_CODE_SHELL"] != s.Shim || v.Env["CLAUDE_CODE_SHELL_PREFIX"] != "" || v.Env["CLAUDE_CODE_TMPDIR"] != s.TmpDir ||
 		v.Sandbox.Enabled == nil || *v.Sandbox.Enabled || !v.DisableAllHooks {
 		t.Fatalf("settings %s", p.Argv[2])
-	}
-	if !New().NeedsSharedDir() {
-		t.Fatal("claude needs the shared directory for its cwd file")
 	}
 }

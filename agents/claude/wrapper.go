@@ -5,6 +5,8 @@ package claude
 
 import (
 	"errors"
+	"sort"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -25,16 +27,38 @@ import (
 // caller validates the whole string as it is (which still unwraps eval
 // recursively, so nothing escapes validation either way).
 func Unwrap(script string) (cmd string, ok bool) {
-	if !strings.Contains(script, "eval") || !strings.Contains(script, "pwd -P") {
+	w, ok := ParseWrapper(script)
+	if !ok {
 		return "", false
+	}
+	return w.Model, true
+}
+
+// Wrapper is a recognised wrapper: the model's command, the cwd file of
+// its final `pwd -P >| FILE`, and where in the script the parts are that
+// [Wrapper.WithCwdFD] rewrites.
+type Wrapper struct {
+	Model   string // the argument of eval: the model's command
+	CwdFile string // the file Claude reads the final directory back from
+
+	script         string
+	closeAfter     []uint // ends of the source and eval statements
+	pwdFrom, pwdTo uint   // the `>| FILE` redirect
+}
+
+// ParseWrapper is [Unwrap] with the wrapper's parts.
+func ParseWrapper(script string) (w Wrapper, ok bool) {
+	if !strings.Contains(script, "eval") || !strings.Contains(script, "pwd -P") {
+		return w, false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 	if err != nil || len(f.Stmts) != 1 {
-		return "", false
+		return w, false
 	}
+	w.script = script
 	var steps []step
 	if !flatten(f.Stmts[0], "", &steps) {
-		return "", false
+		return w, false
 	}
 	// Expected sequence of (operator before, what) pairs.
 	i := 0
@@ -47,50 +71,99 @@ func Unwrap(script string) (cmd string, ok bool) {
 	}
 	s := next()
 	if s != nil && isCall(s.stmt, "source") {
+		w.closeAfter = append(w.closeAfter, s.stmt.End().Offset())
 		if len(callOf(s.stmt).Args) != 2 || !onlyDevNullRedirs(s.stmt) {
-			return "", false
+			return w, false
 		}
 		if t := next(); t == nil || t.op != "||" || !isCall(t.stmt, "true") {
-			return "", false
+			return w, false
 		}
 		if s = next(); s == nil || s.op != "&&" {
-			return "", false
+			return w, false
 		}
 	}
 	if s == nil || !isExtglobOff(s.stmt) {
-		return "", false
+		return w, false
 	}
 	if t := next(); t == nil || t.op != "||" || !isCall(t.stmt, "true") {
-		return "", false
+		return w, false
 	}
 	e := next()
 	if e == nil || e.op != "&&" || !isCall(e.stmt, "eval") || !onlyDevNullRedirs(e.stmt) {
-		return "", false
+		return w, false
 	}
 	args := callOf(e.stmt).Args
 	if len(args) != 2 {
-		return "", false
+		return w, false
 	}
 	model, err := literal(args[1])
 	if err != nil {
-		return "", false
+		return w, false
 	}
+	w.Model = model
+	w.closeAfter = append(w.closeAfter, e.stmt.End().Offset())
 	p := next()
 	if p == nil || p.op != "&&" || !isCall(p.stmt, "pwd") || next() != nil {
-		return "", false
+		return w, false
 	}
 	pc := callOf(p.stmt)
 	if len(pc.Args) != 2 || litOf(pc.Args[1]) != "-P" || len(p.stmt.Redirs) != 1 || p.stmt.Redirs[0].Op != syntax.ClbOut {
-		return "", false
+		return w, false
 	}
-	if _, err := literal(p.stmt.Redirs[0].Word); err != nil {
-		return "", false
+	rd := p.stmt.Redirs[0]
+	if w.CwdFile, err = literal(rd.Word); err != nil {
+		return w, false
 	}
-	return model, true
+	w.pwdFrom, w.pwdTo = rd.OpPos.Offset(), rd.Word.End().Offset()
+	return w, true
 }
 
 // Unwrap is [Unwrap]: Claude's adapter is an [agents.Unwrapper].
 func (Agent) Unwrap(script string) (cmd string, ok bool) { return Unwrap(script) }
+
+// CwdFile implements [agents.CwdReporter].
+func (Agent) CwdFile(script string) (string, func(fd int) string, bool) {
+	w, ok := ParseWrapper(script)
+	if !ok {
+		return "", nil, false
+	}
+	return w.CwdFile, w.WithCwdFD, true
+}
+
+// WithCwdFD returns the wrapper with `pwd -P >| FILE` turned into
+// `pwd -P >&FD` and the descriptor closed for the snapshot's source and
+// the model's eval: the model's command (and anything it leaves running
+// in the background) never gets it, so only the wrapper's own pwd can
+// tell Claude where the next command starts. fd < 0 sends the pwd to
+// /dev/null (a cwd file the shim refused).
+func (w Wrapper) WithCwdFD(fd int) string {
+	if fd < 0 {
+		return w.rewrite(">/dev/null", "")
+	}
+	n := strconv.Itoa(fd)
+	return w.rewrite(">&"+n, " "+n+">&-")
+}
+
+// rewrite replaces the pwd's redirect by redir and appends closeFD to
+// the source and eval statements.
+func (w Wrapper) rewrite(redir, closeFD string) string {
+	type edit struct {
+		from, to uint
+		text     string
+	}
+	edits := []edit{{w.pwdFrom, w.pwdTo, redir}}
+	if closeFD != "" {
+		for _, end := range w.closeAfter {
+			edits = append(edits, edit{end, end, closeFD})
+		}
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
+	s := w.script
+	for _, e := range edits {
+		s = s[:e.from] + e.text + s[e.to:]
+	}
+	return s
+}
 
 type step struct {
 	op   string // "", "&&" or "||": the operator joining it to the previous step

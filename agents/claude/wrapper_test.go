@@ -3,7 +3,10 @@
 
 package claude
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestUnwrap(t *testing.T) {
 	snap := "source /root/.claude/shell-snapshots/snapshot-bash-1-abc.sh 2>/dev/null || true && "
@@ -31,5 +34,23 @@ func TestUnwrap(t *testing.T) {
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("%s: got %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+func TestClaudeCwdRewrite(t *testing.T) {
+	script := "source /s/snap.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'cd sub' < /dev/null && pwd -P >| /tmp/d/claude-ab12-cwd"
+	w, ok := ParseWrapper(script)
+	if !ok || w.Model != "cd sub" || w.CwdFile != "/tmp/d/claude-ab12-cwd" {
+		t.Fatalf("parse: %+v %v", w, ok)
+	}
+	want := "source /s/snap.sh 2>/dev/null 3>&- || true && shopt -u extglob 2>/dev/null || true && eval 'cd sub' < /dev/null 3>&- && pwd -P >&3"
+	if got := w.WithCwdFD(3); got != want {
+		t.Fatalf("rewrite:\n got %s\nwant %s", got, want)
+	}
+	if strings.Contains(w.WithCwdFD(3), "claude-ab12") {
+		t.Fatal("the file name is still in the script")
+	}
+	if got := w.WithCwdFD(-1); !strings.HasSuffix(got, "&& pwd -P >/dev/null") || strings.Contains(got, "3>&-") {
+		t.Fatalf("without a descriptor: %s", got)
 	}
 }

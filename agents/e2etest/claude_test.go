@@ -82,9 +82,10 @@ func TestClaude(t *testing.T) {
 }
 
 // TestClaudeCwd: `cd` in one Bash call holds in the next. Claude reads
-// the directory back from the file its wrapper writes with `pwd -P` into
-// CLAUDE_CODE_TMPDIR, which the launcher binds read-write into the
-// sandbox at the same path.
+// the directory back from the file its wrapper names with `pwd -P >|` in
+// CLAUDE_CODE_TMPDIR, the agent's private temp dir: the shim opens it
+// there and the sandboxed wrapper writes to the descriptor (no directory
+// is shared with the sandbox).
 func TestClaudeCwd(t *testing.T) {
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 	e := newEnv(t, bin, "")

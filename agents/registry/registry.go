@@ -82,3 +82,21 @@ func Unwrap(agent, script string) (cmd string, ok bool) {
 	}
 	return "", false
 }
+
+// CwdFile returns the cwd file of the named agent's wrapper around
+// script and how to rewrite the script to write to a descriptor
+// instead ([agents.CwdReporter]); agent "" tries every known wrapper,
+// as [Unwrap] does.
+func CwdFile(agent, script string) (file string, rewrite func(fd int) string, ok bool) {
+	for _, a := range all {
+		if agent != "" && a.Name() != agent {
+			continue
+		}
+		if c, isC := a.(agents.CwdReporter); isC {
+			if file, rewrite, ok := c.CwdFile(script); ok {
+				return file, rewrite, true
+			}
+		}
+	}
+	return "", nil, false
+}

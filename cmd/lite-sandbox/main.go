@@ -22,6 +22,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
 // Globals are the flags every subcommand takes.
@@ -48,11 +49,12 @@ func main() {
 	os.Exit(Main(os.Args, os.Stdout, os.Stderr))
 }
 
-// isShimName tells whether the binary was started under a shell's name,
-// as agents do when SHELL or CLAUDE_CODE_SHELL points at a link to it.
+// isShimName tells whether the binary was started under a shell's name
+// (sh, bash, dash, zsh, ksh, mksh, ash, rbash, or any name containing
+// "bash"), as agents do when SHELL or CLAUDE_CODE_SHELL points at a link
+// to it and as every shell is inside the agent ring.
 func isShimName(argv0 string) bool {
-	base := filepath.Base(argv0)
-	return strings.Contains(base, "bash") || base == "sh" || strings.HasPrefix(base, "lite-sandbox-shim")
+	return shims.IsShellName(argv0) || strings.HasPrefix(filepath.Base(argv0), "lite-sandbox-shim")
 }
 
 // Main runs the program and returns its exit status.
@@ -82,7 +84,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return exit.Sandbox
 	}
 	if len(args) > 0 && isShimName(args[0]) {
-		return exitCode(runShim(args[1:], "", stderr), stderr)
+		return exitCode(runShim(args[0], args[1:], "", stderr), stderr)
 	}
 	var cli CLI
 	parser, err := kong.New(&cli,

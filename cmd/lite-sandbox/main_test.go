@@ -11,15 +11,17 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
 // TestMain lets the scripts run the binary as "lite-sandbox" and, under
 // a shell-like name, as the shim.
 func TestMain(m *testing.M) {
-	// In the agent ring every shell binary is this binary: run as "sh"
-	// or "dash" (never so outside a ring, where those are the host's) it
-	// is the shim.
-	if b := filepath.Base(os.Args[0]); b == "sh" || b == "dash" {
+	// Under any shell's name (a link named sh, dash, ... as the agent
+	// ring makes them), and as a session's recorded binary running its
+	// own hook command, the test binary is lite-sandbox.
+	if shims.IsShellName(os.Args[0]) || len(os.Args) > 2 && os.Args[1] == "hook" {
 		os.Exit(Main(os.Args, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){

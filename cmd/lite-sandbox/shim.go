@@ -18,10 +18,11 @@ type ShimCmd struct {
 
 // Run judges and runs the command.
 func (c *ShimCmd) Run(g *Globals, io stdio) error {
-	return runShim(c.Args, g.Config, io.err)
+	return runShim("lite-sandbox-shim", c.Args, g.Config, io.err)
 }
 
-func runShim(args []string, configFile string, stderr io.Writer) error {
+// runShim runs the shim for the shell named argv0.
+func runShim(argv0 string, args []string, configFile string, stderr io.Writer) error {
 	c, err := config.Load(config.Options{ConfigFile: configFile})
 	if err != nil {
 		return err
@@ -30,5 +31,5 @@ func runShim(args []string, configFile string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return s.RunShell(args)
+	return s.RunShellAs(argv0, args)
 }

@@ -12,6 +12,9 @@ import "strconv"
 
 // The statuses.
 const (
+	// HookBlock: what every agent takes from a hook as "block": the
+	// shim's status when it cannot run lite-sandbox's own hook command.
+	HookBlock = 2
 	// Failed: `check` found the command would be denied; `log` found no
 	// such session or could not read the log; any other error.
 	Failed = 1

@@ -41,6 +41,7 @@ const (
 	ShimPath   = "bin/bash"     // a link to the lite-sandbox binary: the shim
 	PidName    = "pid"          // the owner's pid, for stale-directory cleanup
 	WorkerLog  = "worker.log"   // the worker's stdout and stderr, and restarts
+	AuditName  = "audit.sock"   // the launcher's audit socket (unixgram): one JSON record per datagram
 	// DirMode is the session directory's mode: private to its owner.
 	DirMode = 0o700
 )
@@ -57,4 +58,10 @@ type Meta struct {
 	// Agent is the launched agent's name ("claude", ..., "exec"); the
 	// shim applies that agent's command wrapper only.
 	Agent string `json:"agent,omitempty"`
+	// Exe is the lite-sandbox binary: the shim runs exactly
+	// '<Exe>' hook NAME directly instead of in the sandbox.
+	Exe string `json:"exe,omitempty"`
+	// AgentTmp is the agent's private temp dir, never mounted in the
+	// command sandbox: the only place the shim opens Claude's cwd file.
+	AgentTmp string `json:"agent_tmp,omitempty"`
 }

@@ -41,6 +41,9 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return -1, errors.New("sandbox worker: no program to run")
 	}
+	if len(req.Extra) > MaxExtra {
+		return -1, fmt.Errorf("sandbox worker: %d extra descriptors, at most %d", len(req.Extra), MaxExtra)
+	}
 	frame, err := encodeRequest(req)
 	if err != nil {
 		return -1, err
@@ -56,8 +59,11 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 		defer f.Close()
 		files[i] = f
 	}
-	var fds [3]int
-	for i, f := range files {
+	fds := make([]int, 3+len(req.Extra))
+	for i, f := range append(files[:], req.Extra...) {
+		if f == nil {
+			return -1, errors.New("sandbox worker: nil extra descriptor")
+		}
 		// SyscallConn rather than Fd: Fd would switch the caller's
 		// descriptor, which it may share with the agent, to blocking.
 		rc, err := f.SyscallConn()
@@ -83,6 +89,7 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 
 	n, _, err := c.WriteMsgUnix(frame, unix.UnixRights(fds[:]...), nil)
 	runtime.KeepAlive(files)
+	runtime.KeepAlive(req.Extra)
 	if err == nil && n < len(frame) {
 		// A stream socket may take a large request in parts; the
 		// descriptors went with the first.

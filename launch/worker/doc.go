@@ -24,11 +24,15 @@
 //
 // Client to worker:
 //
-//	'R' run: "LSW1", then dir, argv and env, each string as a uvarint
+//	'R' run: "LSW2", then the number of extra descriptors (uvarint, at
+//	    most [MaxExtra]), dir, argv and env, each string as a uvarint
 //	    length and its bytes, each list as a uvarint count first. The
 //	    frame carries exactly three descriptors (stdin, stdout, stderr)
-//	    in an SCM_RIGHTS message, attached to its first byte. It must be
-//	    the first frame.
+//	    plus the extra ones, which the command gets as 3, 4, ..., in one
+//	    SCM_RIGHTS message attached to its first byte. It must be the
+//	    first frame. (LSW1, without the count, was the previous version:
+//	    a shim and a worker of different binaries fail with a clear
+//	    error.)
 //	'S' signal: one byte, the signal number, sent to the command's
 //	    process group. Only SIGINT, SIGTERM, SIGHUP and SIGQUIT are
 //	    accepted.

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -17,7 +18,10 @@ const MaxFrame = 16 << 20
 // requestMagic opens every run request, so that a shim and a worker of
 // different versions (the binary was upgraded during a session) fail
 // with a clear error instead of misreading each other.
-const requestMagic = "LSW1"
+const requestMagic = "LSW2"
+
+// MaxExtra bounds the extra descriptors of a request.
+const MaxExtra = 4
 
 // Frame types; see the package documentation.
 const (
@@ -43,6 +47,12 @@ type Request struct {
 	// Dir is the command's working directory, a path inside the
 	// sandbox; "" leaves the worker's (the workspace).
 	Dir string
+	// Extra are more descriptors for the command, which gets them as 3,
+	// 4, ... (at most [MaxExtra]); Claude's cwd file is one. On the
+	// worker's side only their number is decoded (extraCount).
+	Extra []*os.File
+
+	extraCount int
 }
 
 // ErrWorkerDied is returned by [Run] when the connection ends before the
@@ -100,7 +110,7 @@ func appendString(dst []byte, s string) []byte {
 // encodeRequest returns the whole 'R' frame for r. A hand-written
 // encoding keeps reflection off the per-command path of both sides.
 func encodeRequest(r Request) ([]byte, error) {
-	n := len(requestMagic) + 3*binary.MaxVarintLen64 + len(r.Dir)
+	n := len(requestMagic) + 4*binary.MaxVarintLen64 + len(r.Dir)
 	for _, s := range r.Argv {
 		n += binary.MaxVarintLen64 + len(s)
 	}
@@ -109,6 +119,7 @@ func encodeRequest(r Request) ([]byte, error) {
 	}
 	b := make([]byte, headerLen, headerLen+n)
 	b = append(b, requestMagic...)
+	b = binary.AppendUvarint(b, uint64(len(r.Extra)))
 	b = appendString(b, r.Dir)
 	b = binary.AppendUvarint(b, uint64(len(r.Argv)))
 	for _, s := range r.Argv {
@@ -184,7 +195,11 @@ func decodeRequest(p []byte) (Request, error) {
 		return Request{}, &ProtocolError{"bad request header (shim and worker of different versions?)"}
 	}
 	d := decoder{b: p[len(requestMagic):]}
-	r := Request{Dir: d.string()}
+	extra := d.uvarint()
+	if extra > MaxExtra {
+		return Request{}, &ProtocolError{fmt.Sprintf("%d extra descriptors, at most %d", extra, MaxExtra)}
+	}
+	r := Request{extraCount: int(extra), Dir: d.string()}
 	r.Argv = d.strings()
 	r.Env = d.strings()
 	if d.err != nil {

@@ -5,6 +5,7 @@ package worker
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -13,8 +14,11 @@ func TestRequestRoundTrip(t *testing.T) {
 	for _, r := range []Request{
 		{Argv: []string{"true"}},
 		{Argv: []string{"/bin/bash", "-c", "echo 'ü' \"$X\"", ""}, Env: []string{"X=1", "EMPTY="}, Dir: "/work space"},
+		{Argv: []string{"true"}, Env: []string{}, extraCount: 2},
 	} {
-		frame, err := encodeRequest(r)
+		enc := r
+		enc.Extra = make([]*os.File, r.extraCount)
+		frame, err := encodeRequest(enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +54,9 @@ func TestBadRequests(t *testing.T) {
 		"trailing":   append(append([]byte{}, payload...), 0),
 		"nul byte":   nul[headerLen:],
 		"no program": noArgv[headerLen:],
-		"huge count": append([]byte("LSW1\x00"), 0xff, 0xff, 0xff, 0x7f),
+		"huge count": append([]byte("LSW2\x00\x00"), 0xff, 0xff, 0xff, 0x7f),
+		"old magic":  append([]byte("LSW1"), payload[5:]...),
+		"too many":   append([]byte("LSW2\x09"), payload[5:]...),
 	} {
 		_, err := decodeRequest(p)
 		var pe *ProtocolError

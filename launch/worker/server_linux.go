@@ -123,7 +123,7 @@ const firstRead = 8 << 10
 func serveConn(c *net.UnixConn) {
 	defer c.Close()
 	buf := make([]byte, firstRead)
-	oob := make([]byte, unix.CmsgSpace(3*4))
+	oob := make([]byte, unix.CmsgSpace((3+MaxExtra)*4))
 	n, oobn, flags, _, err := c.ReadMsgUnix(buf, oob)
 	if err != nil {
 		return
@@ -159,10 +159,6 @@ func serveConn(c *net.UnixConn) {
 		c.Write(errorFrame(ferr.Error()))
 		return
 	}
-	if len(fds) != 3 {
-		c.Write(errorFrame(fmt.Sprintf("run request with %d descriptors, want 3 (stdin, stdout, stderr)", len(fds))))
-		return
-	}
 	payload := make([]byte, size)
 	if _, err := io.ReadFull(r, payload); err != nil {
 		return
@@ -170,6 +166,10 @@ func serveConn(c *net.UnixConn) {
 	req, err := decodeRequest(payload)
 	if err != nil {
 		c.Write(errorFrame(err.Error()))
+		return
+	}
+	if len(fds) != 3+req.extraCount {
+		c.Write(errorFrame(fmt.Sprintf("run request with %d descriptors, want %d (stdin, stdout, stderr and %d extra)", len(fds), 3+req.extraCount, req.extraCount)))
 		return
 	}
 	pid, status, err := start(req, fds)
@@ -208,7 +208,7 @@ func receivedFDs(oob []byte, flags int) ([]int, error) {
 }
 
 // start forks and execs the command in its own process group, with fds
-// as its stdin, stdout and stderr. On failure it returns the status a
+// as its stdin, stdout, stderr and the request's extra descriptors 3, ... On failure it returns the status a
 // shell would exit with.
 func start(req Request, fds []int) (pid, status int, err error) {
 	if req.Dir != "" {
@@ -222,10 +222,14 @@ func start(req Request, fds []int) (pid, status int, err error) {
 	if err != nil {
 		return 0, status, err
 	}
+	files := make([]uintptr, len(fds))
+	for i, fd := range fds {
+		files[i] = uintptr(fd)
+	}
 	pid, err = syscall.ForkExec(path, req.Argv, &syscall.ProcAttr{
 		Dir:   req.Dir,
 		Env:   req.Env,
-		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
+		Files: files,
 		// Its own process group, so that a forwarded signal and the kill
 		// on disconnect reach the command's pipeline and jobs, and
 		// nothing else in the sandbox.

@@ -213,6 +213,40 @@ func TestNoLeakedDescriptors(t *testing.T) {
 	}
 }
 
+// TestExtraDescriptors: a request's extra files are the command's 3, 4,
+// ... and nothing else leaks; more than MaxExtra are refused.
+func TestExtraDescriptors(t *testing.T) {
+	sock, _ := startWorker(t)
+	dir := t.TempDir()
+	a, _ := os.Create(filepath.Join(dir, "a"))
+	b, _ := os.Create(filepath.Join(dir, "b"))
+	defer a.Close()
+	defer b.Close()
+	out, _ := os.Create(filepath.Join(dir, "out"))
+	st, err := worker.Run(context.Background(), sock, worker.Request{
+		Argv:  []string{"/bin/sh", "-c", "echo three >&3; echo four >&4; exec ls /proc/self/fd"},
+		Env:   env,
+		Extra: []*os.File{a, b},
+	}, nil, out, nil)
+	if err != nil || st != 0 {
+		t.Fatalf("status %d, %v", st, err)
+	}
+	ga, _ := os.ReadFile(a.Name())
+	gb, _ := os.ReadFile(b.Name())
+	o, _ := os.ReadFile(out.Name())
+	if string(ga) != "three\n" || string(gb) != "four\n" {
+		t.Errorf("extra files got %q and %q", ga, gb)
+	}
+	// ls opens /proc/self/fd itself as descriptor 5.
+	if got := strings.Join(strings.Fields(string(o)), " "); got != "0 1 2 3 4 5" {
+		t.Errorf("descriptors of the command: %q, want 0 1 2 3 4 5", got)
+	}
+	if _, err := worker.Run(context.Background(), sock, worker.Request{Argv: []string{"true"}, Env: env,
+		Extra: make([]*os.File, worker.MaxExtra+1)}, nil, nil, nil); err == nil {
+		t.Error("too many extra descriptors accepted")
+	}
+}
+
 // waitFile waits until a command wrote a non-empty file.
 func waitFile(t *testing.T, name string) string {
 	t.Helper()

@@ -50,6 +50,9 @@ type Config struct {
 	Agent string
 	// Getenv reads the environment the configuration came from.
 	Getenv func(string) string
+	// Exe and AgentTmp are the session's [contract.Meta] ones ("" outside
+	// a session).
+	Exe, AgentTmp string
 }
 
 // Load loads the configuration. Errors are *exit.Error: a bad policy file
@@ -138,7 +141,7 @@ func attach(dir, cwd string, getenv func(string) string) (*Config, error) {
 		cwd = c
 	}
 	return &Config{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
-		Session: a, Agent: m.Agent, Getenv: getenv}, nil
+		Session: a, Agent: m.Agent, Getenv: getenv, Exe: m.Exe, AgentTmp: m.AgentTmp}, nil
 }
 
 // Validator compiles the policy's rules for this run's places. A

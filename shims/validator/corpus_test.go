@@ -37,6 +37,7 @@ import (
 //	at: L:C          optional: the expected position of the finding
 //	reason: REGEXP   optional: the refusal's "REASON Hint: HINT" matches it
 //	cwd: /dir        optional: the directory the command starts in
+//	mode: script     optional: judge it as a script file (CheckScript)
 //	cmd: TEXT        the command, on one line
 //	cmdq: "..."      the command as a Go-quoted string (for control and
 //	                 invisible characters)
@@ -55,6 +56,7 @@ type corpusCase struct {
 	at      string // "1:5" or ""
 	cwd     string
 	reason  *regexp.Regexp // the reason and hint of a refusal must match
+	script  bool           // mode: script
 	classes []int
 	archive string
 }
@@ -114,6 +116,8 @@ func parseCase(data []byte) (c corpusCase, err error) {
 			c.at = strings.TrimPrefix(l, "at: ")
 		case strings.HasPrefix(l, "cwd: "):
 			c.cwd = strings.TrimPrefix(l, "cwd: ")
+		case l == "mode: script":
+			c.script = true
 		default:
 			return c, fmt.Errorf("line %d: unknown line %q", i+1, l)
 		}
@@ -205,6 +209,9 @@ func TestCorpus(t *testing.T) {
 					validators[c.cwd] = v
 				}
 				r := v.Check(c.cmd)
+				if c.script {
+					r = v.CheckScript(c.cmd)
+				}
 				if *update {
 					if nd := rewriteCase(f.Data, r); !bytes.Equal(nd, f.Data) {
 						ar.Files[i].Data = nd

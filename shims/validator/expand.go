@@ -25,6 +25,7 @@ type scope struct {
 	cdpath bool // CDPATH was assigned: a relative cd may go anywhere
 	tmp    string
 	tmpOK  bool
+	script bool // CheckScript: an unknown word matches no path (see scriptLenient)
 }
 
 // join returns what is known after either a or b happened.

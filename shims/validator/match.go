@@ -420,7 +420,9 @@ func (r *rule) pathArg(a arg, sc *scope) bool {
 		}
 		p = dirPrefix(a.prefix)
 		if p == "" {
-			return true
+			// In a script, a path held in a variable is left to the
+			// sandbox (scriptLenient).
+			return !sc.script
 		}
 	} else {
 		p = trimGlobDir(a.val)
@@ -433,7 +435,7 @@ func (r *rule) pathArg(a arg, sc *scope) bool {
 		// The cwd is unknown (after cd "$d"): ".", ".." and their
 		// children could be any directory at all.
 		c := path.Clean(p)
-		return c == "." || c == ".." || strings.HasPrefix(c, "../")
+		return !sc.script && (c == "." || c == ".." || strings.HasPrefix(c, "../"))
 	}
 	comps := splitPath(abs)
 	for _, target := range r.paths {

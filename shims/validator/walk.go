@@ -25,6 +25,7 @@ type checker struct {
 	steps    int        // statements walked so far
 	extra    int        // statements walked again by second loop passes
 	trace    *tracer    // set by Trace: record calls and writes
+	lenient  bool       // set by CheckScript: see scriptLenient
 }
 
 // maxExtraSteps bounds the statements walked a second time for loop bodies
@@ -39,6 +40,7 @@ func (c *checker) initialScope() scope {
 		cwd: c.v.env.Cwd, cwdOK: c.v.env.Cwd != "",
 		home: c.v.env.Home, homeOK: c.v.env.Home != "",
 		tmp: c.v.env.Tmpdir, tmpOK: c.v.env.Tmpdir != "",
+		script: c.lenient,
 	}
 }
 
@@ -56,6 +58,9 @@ func (c *checker) done() bool { return c.have && c.res.Decision == policy.Deny }
 // decisions the first one found.
 func (c *checker) report(decision, id, reason, hint string, pos syntax.Pos, node syntax.Node) {
 	if c.have && policy.DecisionRank(decision) <= policy.DecisionRank(c.res.Decision) {
+		return
+	}
+	if c.lenient && scriptLenient[id] {
 		return
 	}
 	r := Result{Decision: decision, RuleID: id, Reason: reason, Hint: hint}

@@ -1,0 +1,229 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+)
+
+// MaxScript bounds the script text (a file or stdin) the validator
+// reads and judges. Larger scripts run unjudged in the sandbox, which
+// confines them anyway. A generated configure is up to about 1 MiB;
+// judging 500 KiB of shell takes about 0.2 s here.
+const MaxScript = 2 << 20
+
+// RunShellAs is the shim's whole job for one invocation of the shell
+// named argv0 (sh, bash, dash, zsh, ... or lite-sandbox-shim): parse the
+// arguments strictly, judge, then run the command in the sandbox under
+// the shell the caller asked for, with its options and positional
+// parameters. It returns only on error or with the command's status
+// (an allowed command may replace the process).
+func (s *Shim) RunShellAs(argv0 string, args []string) error {
+	inv, err := ParseArgsFor(argv0, args)
+	if err != nil {
+		return &exit.Error{Code: exit.Usage, Err: err}
+	}
+	shell, flags := innerShell(argv0)
+	base := append([]string{shell}, flags...)
+	base = append(base, inv.Options...)
+	switch inv.Form {
+	case FormVersion:
+		fmt.Printf("lite-sandbox shim: runs %s inside the sandbox, each command judged by the validator first\n", shell)
+		return &exit.Error{Code: 0}
+	case FormHelp:
+		fmt.Printf("usage: %s [-euxo OPTION ...] -c COMMAND [ARG0 [ARGS...]] | FILE [ARGS...] | -s [ARGS...]\n"+
+			"lite-sandbox's shim: every command is judged by the validator and runs in the sandbox (%s).\n", filepath.Base(argv0), shell)
+		return &exit.Error{Code: 0}
+	case FormCommand:
+		return s.runCommand(inv, base)
+	case FormFile:
+		return s.runFile(argv0, args, inv, base)
+	}
+	if isTerminal(os.Stdin) {
+		// Typed input cannot be judged line by line before it runs.
+		fmt.Fprintln(s.stderr, "lite-sandbox: interactive shell: what you type is not judged by the validator; the OS sandbox confines it")
+		s.start, s.judged, s.result.Decision = time.Now(), quoteArgv(append([]string{argv0}, args...)), "allow"
+		if !sandbox.Within(s.Cwd, s.Workspace) {
+			return s.outside()
+		}
+		return s.Exec(append(append(base, "-i"), dashDash(inv.Params)...))
+	}
+	return s.runStdin(argv0, args, inv, base)
+}
+
+// runCommand is -c CMD [ARG0 ARGS...].
+func (s *Shim) runCommand(inv Invocation, base []string) error {
+	if s.session != nil {
+		if name, ok := HookCommand(inv.Command, s.sessionExe); ok {
+			return s.runOwnHook(inv.Command, name)
+		}
+	}
+	script, judged := inv.Command, inv.Command
+	if inner, ok := registry.Unwrap(s.agent, inv.Command); ok {
+		judged = inner
+	}
+	s.start, s.judged = time.Now(), judged
+	s.result = s.Check(judged)
+	if r := s.result; !r.Allowed() {
+		s.audit("", -1)
+		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
+	}
+	if !sandbox.Within(s.Cwd, s.Workspace) {
+		return s.outside()
+	}
+	if file, rewrite, ok := registry.CwdFile(s.agent, inv.Command); ok {
+		// Claude's cwd file is opened here, on the agent's side, and
+		// the command gets only a descriptor (claudecwd.go). A file it
+		// refuses is not written at all: the command still runs, and
+		// Claude's `cd` does not carry over.
+		f, err := openCwdFile(file, s.agentTmp())
+		if err != nil {
+			fmt.Fprintf(s.stderr, "lite-sandbox: warning: not writing %v; a cd will not carry over to the next command\n", err)
+			script = rewrite(-1)
+		} else {
+			defer f.Close()
+			s.extra = append(s.extra, f)
+			script = rewrite(cwdFD + len(s.extra) - 1)
+		}
+	}
+	argv := append(base, "-c")
+	argv = append(argv, dashDash([]string{script})...)
+	return s.Exec(append(argv, inv.Params...))
+}
+
+// runFile is FILE [ARGS...] (and a shebang's -OPTS FILE ARGS): the
+// script's text is judged when it can be read (see
+// validator.CheckScript for what is judged in scripts), then the file
+// runs in the sandbox, where it must be visible too.
+func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []string) error {
+	s.start, s.judged = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
+	name := inv.File
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(s.Cwd, name)
+	}
+	if text, ok := readScript(name); ok {
+		s.result = s.validator.CheckScript(text)
+	} else {
+		// Unreadable here, or too large: the sandbox confines it.
+		s.result.Decision = "allow"
+	}
+	if r := s.result; !r.Allowed() {
+		s.audit("", -1)
+		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("%s (in %s, line %d)", s.DenialMessage(r), inv.File, r.Line)}
+	}
+	if !sandbox.Within(s.Cwd, s.Workspace) {
+		return s.outside()
+	}
+	return s.Exec(append(base, dashDash(append([]string{inv.File}, inv.Params...))...))
+}
+
+// runStdin is a script on stdin (sh, sh -s ARGS): the shim reads it to
+// its end (at most MaxScript), judges it, and hands the inner shell a
+// pipe that holds the same bytes followed by whatever else arrives on
+// its own stdin.
+func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []string) error {
+	s.start, s.judged = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
+	head, err := io.ReadAll(io.LimitReader(os.Stdin, MaxScript+1))
+	if err != nil {
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: read the script on stdin: %w", err)}
+	}
+	if len(head) <= MaxScript {
+		s.result = s.validator.CheckScript(string(head))
+	} else {
+		s.result.Decision = "allow"
+	}
+	if r := s.result; !r.Allowed() {
+		s.audit("", -1)
+		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("%s (in the script on stdin, line %d)", s.DenialMessage(r), r.Line)}
+	}
+	if !sandbox.Within(s.Cwd, s.Workspace) {
+		return s.outside()
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: %w", err)}
+	}
+	go func() {
+		// Ends with the shim; a shell that stops reading gets EPIPE
+		// here, not a signal.
+		if _, err := pw.Write(head); err == nil {
+			io.Copy(pw, os.Stdin)
+		}
+		pw.Close()
+	}()
+	s.stdin = pr
+	return s.Exec(append(append(base, "-s"), dashDash(inv.Params)...))
+}
+
+// runOwnHook runs lite-sandbox's own hook command directly where the
+// shim runs (in the agent ring), not in the command sandbox, where the
+// session directory it needs is not visible. A failure is status 2,
+// which every agent takes as "block".
+func (s *Shim) runOwnHook(cmd, name string) error {
+	s.start, s.judged, s.result.Decision = time.Now(), cmd, "allow"
+	s.audit("direct", -1)
+	err := syscall.Exec(s.sessionExe, []string{s.sessionExe, "hook", name}, os.Environ())
+	return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: run the hook %s: %w", name, err)}
+}
+
+func (s *Shim) outside() error {
+	return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
+}
+
+// agentTmp is the directory Claude's cwd file must be in: the session's
+// agent temp dir, else CLAUDE_CODE_TMPDIR, else the temp dir.
+func (s *Shim) agentTmp() string {
+	if s.sessionTmp != "" {
+		return s.sessionTmp
+	}
+	if d := s.env("CLAUDE_CODE_TMPDIR"); d != "" {
+		return d
+	}
+	return os.TempDir()
+}
+
+func (s *Shim) env(k string) string {
+	if s.getenv != nil {
+		return s.getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+// dashDash puts "--" before words whose first one a shell would take
+// for an option.
+func dashDash(words []string) []string {
+	if len(words) > 0 && (strings.HasPrefix(words[0], "-") || strings.HasPrefix(words[0], "+")) {
+		return append([]string{"--"}, words...)
+	}
+	return words
+}
+
+// readScript reads a script file for the validator: a regular file of
+// at most MaxScript bytes.
+func readScript(name string) (string, bool) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxScript {
+		return "", false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxScript+1))
+	if err != nil || len(b) > MaxScript {
+		return "", false
+	}
+	return string(b), true
+}

@@ -1,0 +1,114 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// HookCommand recognises the hook command lite-sandbox's own adapters
+// install, as the agent runs it through `/bin/sh -c` (in the agent ring
+// that is the shim): exactly `'<exe>' hook NAME`, or the guarded
+// `[ -x '<exe>' ] && '<exe>' hook NAME || exit 2`, where exe is the
+// session's lite-sandbox binary. Only literal words count: no
+// redirects, assignments, substitutions or other statements. It returns
+// NAME. Any other command, including any other hook, is not ours and
+// goes to the command sandbox like every command.
+func HookCommand(script, exe string) (name string, ok bool) {
+	if exe == "" || !strings.Contains(script, "hook") {
+		return "", false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(script), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return "", false
+	}
+	st := f.Stmts[0]
+	if plainStmt(st) {
+		return hookCall(st, exe)
+	}
+	// [ -x EXE ] && EXE hook NAME || exit 2, parsed as ((test && call) || exit).
+	or, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || len(st.Redirs) != 0 || st.Negated || st.Background || st.Coprocess || or.Op != syntax.OrStmt {
+		return "", false
+	}
+	and, ok := or.X.Cmd.(*syntax.BinaryCmd)
+	if !ok || !plainStmt(or.Y) || len(or.X.Redirs) != 0 || or.X.Negated || and.Op != syntax.AndStmt || !plainStmt(and.X) {
+		return "", false
+	}
+	if w, ok := words(or.Y); !ok || len(w) != 2 || w[0] != "exit" || w[1] != "2" {
+		return "", false
+	}
+	if w, ok := words(and.X); !ok || len(w) != 4 || w[0] != "[" || w[1] != "-x" || w[2] != exe || w[3] != "]" {
+		return "", false
+	}
+	if !plainStmt(and.Y) {
+		return "", false
+	}
+	return hookCall(and.Y, exe)
+}
+
+// hookCall matches `EXE hook NAME` with NAME a plain lower-case word.
+func hookCall(st *syntax.Stmt, exe string) (string, bool) {
+	w, ok := words(st)
+	if !ok || len(w) != 3 || w[0] != exe || w[1] != "hook" || w[2] == "" {
+		return "", false
+	}
+	for _, r := range w[2] {
+		if r < 'a' || r > 'z' {
+			return "", false
+		}
+	}
+	return w[2], true
+}
+
+// plainStmt is a simple command with nothing around it.
+func plainStmt(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(c.Assigns) == 0 && len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess
+}
+
+// words decodes a simple command's words, each literal or quoted text
+// only.
+func words(st *syntax.Stmt) ([]string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(c.Args))
+	for _, a := range c.Args {
+		s, ok := literalWord(a)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// literalWord decodes a word made only of literal and quoted text; any
+// expansion makes it not a literal.
+func literalWord(w *syntax.Word) (string, bool) {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return "", false
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	s, err := expand.Literal(&expand.Config{}, w)
+	return s, err == nil
+}

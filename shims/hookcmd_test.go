@@ -1,0 +1,78 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"testing"
+)
+
+func TestHookCommand(t *testing.T) {
+	const exe = "/opt/lite sandbox/lite-sandbox"
+	q := "'" + exe + "'"
+	for _, tc := range []struct {
+		script, name string
+	}{
+		{q + " hook codex", "codex"},
+		{q + " hook crush", "crush"},
+		{"[ -x " + q + " ] && " + q + " hook crush || exit 2", "crush"},
+		{`"` + exe + `" hook pi`, "pi"},
+		// Not ours: other binaries, other shapes, anything more.
+		{"'/usr/bin/lite-sandbox' hook codex", ""},
+		{q + " hook codex; id", ""},
+		{q + " hook codex > /tmp/x", ""},
+		{"X=1 " + q + " hook codex", ""},
+		{q + " hook $NAME", ""},
+		{q + " hook codex extra", ""},
+		{q + " hook Codex", ""},
+		{q + " hook ../x", ""},
+		{q + " run -- id", ""},
+		{"[ -x " + q + " ] && " + q + " hook crush || exit 1", ""},
+		{"[ -x " + q + " ] && " + q + " hook crush", ""},
+		{"[ -x /other ] && " + q + " hook crush || exit 2", ""},
+		{"[ -x " + q + " ] && " + q + " hook crush || exit 2 &", ""},
+		{"! " + q + " hook codex", ""},
+		{q + " hook codex &", ""},
+		{"$(echo " + q + ") hook codex", ""},
+		{"my-hook.sh", ""},
+	} {
+		name, ok := HookCommand(tc.script, exe)
+		if ok != (tc.name != "") || name != tc.name {
+			t.Errorf("%s: got %q, %v; want %q", tc.script, name, ok, tc.name)
+		}
+	}
+	if _, ok := HookCommand("'' hook codex", ""); ok {
+		t.Error("an empty exe matched")
+	}
+}
+
+func TestOpenCwdFile(t *testing.T) {
+	dir := t.TempDir()
+	other := t.TempDir()
+	f, err := openCwdFile(dir+"/claude-1a2b-cwd", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, bad := range []string{other + "/claude-1a2b-cwd", dir + "/notclaude", "claude-1a2b-cwd", dir + "/sub/claude-x-cwd"} {
+		if f, err := openCwdFile(bad, dir); err == nil {
+			f.Close()
+			t.Errorf("%s opened", bad)
+		}
+	}
+}
+
+func TestOpenCwdFileLink(t *testing.T) {
+	dir := t.TempDir()
+	target := t.TempDir() + "/target"
+	if err := symlink(target, dir+"/claude-link-cwd"); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := openCwdFile(dir+"/claude-link-cwd", dir); err == nil {
+		f.Close()
+		t.Fatal("a link was followed")
+	}
+	if exists(target) {
+		t.Fatal("the link's target was created")
+	}
+}
