@@ -128,10 +128,8 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if s.listener, err = listen(s.Socket); err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	if o.AuditDir != "" {
-		if s.audit, err = startAuditSink(dir, o.AuditDir); err != nil {
-			return nil, fmt.Errorf("session: audit socket: %w", err)
-		}
+	if s.audit, err = openAudit(dir, o.AuditDir); err != nil {
+		return nil, err
 	}
 
 	spec := o.Spec
@@ -373,11 +371,7 @@ func (s *Session) cleanup() error {
 	if s.listener != nil {
 		s.listener.Close()
 	}
-	if s.audit != nil {
-		if n := s.audit.close(); n > 0 && s.log != nil {
-			s.logf("%d audit records could not be written", n)
-		}
-	}
+	s.closeAudit()
 	if s.log != nil {
 		s.log.Close()
 	}

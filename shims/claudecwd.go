@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // cwdFD is the descriptor the sandboxed wrapper writes its final
@@ -41,7 +40,7 @@ func openCwdFile(name, tmpDir string) (*os.File, error) {
 	if err != nil || dir != want {
 		return nil, fmt.Errorf("%w %q: not in the agent's temp dir %s", errCwdFile, name, tmpDir)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, base), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, base), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errCwdFile, err)
 	}

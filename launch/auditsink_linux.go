@@ -6,8 +6,8 @@ package launch
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -85,15 +85,25 @@ func (a *auditSink) close() int64 {
 	return a.dropped.Load()
 }
 
-// auditDir is the launcher's audit log directory, or "" when the log is
-// off (LITE_SANDBOX_NO_AUDIT=1, as for the shim) or has no place.
-func auditDir() string {
-	if os.Getenv(contract.EnvNoAudit) == "1" {
-		return ""
+// openAudit starts the session's audit sink when logDir is set.
+func openAudit(sessionDir, logDir string) (*auditSink, error) {
+	if logDir == "" {
+		return nil, nil
 	}
-	d, err := audit.Dir(os.Getenv)
+	a, err := startAuditSink(sessionDir, logDir)
 	if err != nil {
-		return ""
+		return nil, fmt.Errorf("session: audit socket: %w", err)
 	}
-	return d
+	return a, nil
+}
+
+// closeAudit stops the audit sink after appending what is queued, and
+// notes in the worker log how many records were lost.
+func (s *Session) closeAudit() {
+	if s.audit == nil {
+		return
+	}
+	if n := s.audit.close(); n > 0 && s.log != nil {
+		s.logf("%d audit records could not be written", n)
+	}
 }
