@@ -6,7 +6,6 @@ package shims
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -89,26 +88,54 @@ func words(st *syntax.Stmt) ([]string, bool) {
 	return out, true
 }
 
-// literalWord decodes a word made only of literal and quoted text; any
+// literalWord decodes a word made only of literal and quoted text, with
+// the shell's quote removal (a backslash escapes the next character
+// outside quotes; inside double quotes only $ ` " \ and a newline); any
 // expansion makes it not a literal.
 func literalWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
+			// Unquoted glob and tilde characters would expand: only the
+			// test command's own [ and ] are taken as they are.
+			if strings.ContainsAny(p.Value, "*?[]~") && p.Value != "[" && p.Value != "]" {
+				return "", false
+			}
+			unescape(&b, p.Value, "")
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
 			}
+			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
 			for _, q := range p.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
 					return "", false
 				}
+				unescape(&b, l.Value, "$`\"\\\n")
 			}
 		default:
 			return "", false
 		}
 	}
-	s, err := expand.Literal(&expand.Config{}, w)
-	return s, err == nil
+	return b.String(), true
+}
+
+// unescape writes s with its backslash escapes removed: every escape
+// when only is "", else only those of the characters in only.
+func unescape(b *strings.Builder, s, only string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (only == "" || strings.IndexByte(only, s[i+1]) >= 0) {
+			i++
+			if s[i] == '\n' {
+				continue // a line continuation
+			}
+		}
+		b.WriteByte(s[i])
+	}
 }

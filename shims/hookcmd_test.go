@@ -5,6 +5,10 @@ package shims
 
 import (
 	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents/claude"
+	"github.com/lite-sandbox/lite-sandbox/agents/codex"
+	"github.com/lite-sandbox/lite-sandbox/agents/crush"
 )
 
 func TestHookCommand(t *testing.T) {
@@ -35,11 +39,15 @@ func TestHookCommand(t *testing.T) {
 		{q + " hook codex &", ""},
 		{"$(echo " + q + ") hook codex", ""},
 		{"my-hook.sh", ""},
+		{"/opt/lite*/lite-sandbox hook codex", ""},
 	} {
 		name, ok := HookCommand(tc.script, exe)
 		if ok != (tc.name != "") || name != tc.name {
 			t.Errorf("%s: got %q, %v; want %q", tc.script, name, ok, tc.name)
 		}
+	}
+	if _, ok := HookCommand("/a*b hook codex", "/a*b"); ok {
+		t.Error("an unquoted glob matched")
 	}
 	if _, ok := HookCommand("'' hook codex", ""); ok {
 		t.Error("an empty exe matched")
@@ -74,5 +82,24 @@ func TestOpenCwdFileLink(t *testing.T) {
 	}
 	if exists(target) {
 		t.Fatal("the link's target was created")
+	}
+}
+
+// TestHookCommandOfAdapters: the commands our adapters install are
+// recognised, also with a quote in the binary's path.
+func TestHookCommandOfAdapters(t *testing.T) {
+	for _, exe := range []string{"/usr/local/bin/lite-sandbox", "/home/o'brien/bin/lite sandbox"} {
+		for name, cmd := range map[string]string{
+			"claude": claude.HookCommand(exe),
+			"codex":  codex.HookCommand(exe),
+			"crush":  crush.HookCommand(exe),
+		} {
+			if got, ok := HookCommand(cmd, exe); !ok || got != name {
+				t.Errorf("%s: got %q, %v", cmd, got, ok)
+			}
+			if _, ok := HookCommand(cmd, exe+"x"); ok {
+				t.Errorf("%s matched another binary", cmd)
+			}
+		}
 	}
 }
