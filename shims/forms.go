@@ -39,13 +39,14 @@ func (s *Shim) RunShellAs(argv0 string, args []string) error {
 	base := append([]string{shell}, flags...)
 	base = append(base, inv.Options...)
 	switch inv.Form {
-	case FormVersion:
-		fmt.Printf("lite-sandbox shim: runs %s inside the sandbox, each command judged by the validator first\n", shell)
-		return &exit.Error{Code: 0}
-	case FormHelp:
-		fmt.Printf("usage: %s [-euxo OPTION ...] -c COMMAND [ARG0 [ARGS...]] | FILE [ARGS...] | -s [ARGS...]\n"+
-			"lite-sandbox's shim: every command is judged by the validator and runs in the sandbox (%s).\n", filepath.Base(argv0), shell)
-		return &exit.Error{Code: 0}
+	case FormVersion, FormHelp:
+		// The real shell's own answer: callers parse `bash --version`
+		// (and dash refuses it, as it would without the shim).
+		s.start, s.judged, s.result.Decision = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...)), "allow"
+		if !sandbox.Within(s.Cwd, s.Workspace) {
+			s.Cwd = s.Workspace
+		}
+		return s.Exec([]string{shell, args[0]})
 	case FormCommand:
 		return s.runCommand(inv, base)
 	case FormFile:
