@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -227,4 +228,21 @@ func readScript(name string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// execveNotSelf replaces the process with argv, unsandboxed (mode off,
+// or no backend in mode auto), unless argv's program is this very
+// binary: inside the agent ring every shell is the shim, and replacing
+// the shim with "/bin/sh" would start it again, forever.
+func (s *Shim) execveNotSelf(argv, env []string) error {
+	if self, err := os.Executable(); err == nil {
+		if p, err := exec.LookPath(argv[0]); err == nil {
+			a, errA := os.Stat(p)
+			b, errB := os.Stat(self)
+			if errA == nil && errB == nil && os.SameFile(a, b) {
+				return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: %s is lite-sandbox itself here (an agent ring without a sandbox?); refusing to run it unsandboxed", argv[0])}
+			}
+		}
+	}
+	return execve(argv, env, s.Cwd)
 }

@@ -144,13 +144,13 @@ func (s *Shim) Exec(argv []string) error {
 	switch st.State {
 	case sandbox.StateOff:
 		s.audit("off", -1)
-		return execve(argv, os.Environ(), s.Cwd)
+		return s.execveNotSelf(argv, os.Environ())
 	case sandbox.StateUnavailable:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
 		s.audit("unsandboxed", -1)
 		// No namespace, so no bridge: the proxy variables would point at
 		// whatever listens on the host's loopback.
-		return execve(argv, egress.Unset(env), s.Cwd)
+		return s.execveNotSelf(argv, egress.Unset(env))
 	case sandbox.StateDegraded:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
