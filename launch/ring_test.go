@@ -14,19 +14,19 @@ import (
 )
 
 // TestRingSpec: the ring gets the adapter's state and guards, the user's
-// agent.write (with ~ expanded), the shared directory, a private /tmp
+// agent.write (with ~ expanded), the agent's temp dir, a private /tmp
 // below the session, the session read-only and the other sessions
 // hidden.
 func TestRingSpec(t *testing.T) {
 	p := policy.Default().Clone()
 	p.Agent.Write = []string{"~/.local/share/mcp"}
 	info := agents.Session{Dir: "/run/u/lite-sandbox/s-1", Exe: "/usr/bin/lite-sandbox", Workspace: "/home/u/p", Home: "/home/u",
-		SharedDir: "/tmp/lite-sandbox-share-1", Getenv: func(string) string { return "" }}
+		TmpDir: "/tmp/lite-sandbox-agent-1", Getenv: func(string) string { return "" }}
 	r, err := ringSpec(ringInput{agent: claude.New(), info: info, policy: p, argv0: "/opt/claude/bin/claude", dryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"/home/u/.claude", "/home/u/.claude.json", "/home/u/.local/share/mcp", "/tmp/lite-sandbox-share-1"} {
+	for _, w := range []string{"/home/u/.claude", "/home/u/.claude.json", "/home/u/.local/share/mcp", "/tmp/lite-sandbox-agent-1"} {
 		if !slices.Contains(r.Write, w) {
 			t.Errorf("Write lacks %s: %v", w, r.Write)
 		}
