@@ -63,7 +63,10 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		Tmp:     filepath.Join(info.Dir, RingTmp),
 		Session: info.Dir,
 		Exe:     info.Exe,
-		Read:    []string{info.Exe},
+		// The ring's private /tmp hides the host's: what the agent runs
+		// from there stays visible, and so does a home below /tmp (CI
+		// containers, tests), read-only like the rest of the host.
+		Read: []string{info.Exe, info.Home},
 		// Other sessions' sockets and policies.
 		Hide:   []string{filepath.Dir(info.Dir)},
 		Shells: sandbox.HostShells(),

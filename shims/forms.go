@@ -6,6 +6,7 @@ package shims
 import (
 	"errors"
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"io"
 	"os"
 	"os/exec"
@@ -70,6 +71,13 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 	if s.session != nil {
 		if name, ok := HookCommand(inv.Command, s.sessionExe); ok {
 			return s.runOwnHook(inv.Command, name)
+		}
+		for range 4 { // a rewrite of a rewrite, at most a few deep
+			inner, ok := SelfCall(inv.Command, contract.Shim(s.session.Dir))
+			if !ok {
+				break
+			}
+			inv.Command = inner
 		}
 	}
 	script, judged := inv.Command, inv.Command

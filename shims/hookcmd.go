@@ -139,3 +139,25 @@ func unescape(b *strings.Builder, s, only string) {
 		b.WriteByte(s[i])
 	}
 }
+
+// SelfCall recognises a command that only calls the session's own shim
+// again, `'<shim>' -c 'CMD'` (literal words only), and returns CMD. In
+// the agent ring the shell that runs a rewritten command (Codex's hook
+// rewrite, run by Codex through `/bin/bash -c`) is itself the shim, and
+// the shim's path does not exist in the command sandbox: the inner
+// command is what should run there. The validator judges the whole
+// command anyway (it unwraps `bash -c`); this only decides what runs.
+func SelfCall(script, shim string) (inner string, ok bool) {
+	if shim == "" || !strings.Contains(script, "-c") {
+		return "", false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(script), "")
+	if err != nil || len(f.Stmts) != 1 || !plainStmt(f.Stmts[0]) {
+		return "", false
+	}
+	w, ok := words(f.Stmts[0])
+	if !ok || len(w) != 3 || w[0] != shim || w[1] != "-c" {
+		return "", false
+	}
+	return w[2], true
+}

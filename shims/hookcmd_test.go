@@ -4,6 +4,7 @@
 package shims
 
 import (
+	"github.com/lite-sandbox/lite-sandbox/agents"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
@@ -100,6 +101,27 @@ func TestHookCommandOfAdapters(t *testing.T) {
 			if _, ok := HookCommand(cmd, exe+"x"); ok {
 				t.Errorf("%s matched another binary", cmd)
 			}
+		}
+	}
+}
+
+func TestSelfCall(t *testing.T) {
+	const shim = "/run/u/lite-sandbox/s-1/bin/bash"
+	for _, tc := range []struct {
+		script, inner string
+		ok            bool
+	}{
+		{agents.ShellQuote(shim) + " -c " + agents.ShellQuote("echo 'a b'"), "echo 'a b'", true},
+		{"'" + shim + "' -c 'ls -l'", "ls -l", true},
+		{"'" + shim + "' -c 'ls' extra", "", false},
+		{"'/bin/bash' -c 'ls'", "", false},
+		{"'" + shim + "' -c ls; id", "", false},
+		{"'" + shim + "' -c \"$X\"", "", false},
+		{"'" + shim + "' -lc ls", "", false},
+	} {
+		inner, ok := SelfCall(tc.script, shim)
+		if ok != tc.ok || inner != tc.inner {
+			t.Errorf("SelfCall(%q) = %q, %v; want %q, %v", tc.script, inner, ok, tc.inner, tc.ok)
 		}
 	}
 }
