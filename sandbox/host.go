@@ -46,6 +46,8 @@ func DetectHost(s *Spec) {
 	if fi.Mode().IsRegular() {
 		s.Protect = appendProtected(s.Protect, Protected{Path: dotgit})
 		detectWorktree(s, dotgit)
+	} else if fi.IsDir() {
+		protectGitDir(s, dotgit)
 	}
 	if !mayHaveHooksPath(s) {
 		return
@@ -91,13 +93,25 @@ func detectWorktree(s *Spec, dotgit string) {
 	}
 	s.Git.Common = common
 	s.Git.Write = []string{gd}
+	if common == gd {
+		// No commondir: gd is a whole repository (a submodule checkout,
+		// --separate-git-dir), writable with its control files read-only.
+		s.Git.Write = []string{gd}
+		s.Git.Common = ""
+		for _, pr := range GitControl(gd) {
+			s.Git.addProtect(pr)
+		}
+		return
+	}
 	for _, name := range []string{"objects", "refs", "logs", "packed-refs"} {
 		p := filepath.Join(common, name)
 		if _, err := os.Lstat(p); err == nil {
 			s.Git.Write = append(s.Git.Write, p)
 		}
 	}
-	s.Git.Protect = []string{filepath.Join(gd, "commondir"), filepath.Join(gd, "config.worktree")}
+	for _, pr := range gitControl(gd, true, 0) {
+		s.Git.addProtect(pr)
+	}
 }
 
 // mayHaveHooksPath reads the config files git would read (a few small
@@ -106,6 +120,9 @@ func detectWorktree(s *Spec, dotgit string) {
 // include of another file counts as "could".
 func mayHaveHooksPath(s *Spec) bool {
 	files := []string{"/etc/gitconfig", filepath.Join(s.Workspace, ".git", "config")}
+	if s.Git.Common == "" && len(s.Git.Write) > 0 {
+		files = append(files, filepath.Join(s.Git.Write[0], "config"))
+	}
 	if s.Git.Common != "" {
 		files = append(files, filepath.Join(s.Git.Common, "config"))
 		for _, w := range s.Git.Write[:1] {

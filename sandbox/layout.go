@@ -215,6 +215,7 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
 	}
+	ms = append(ms, gitPlaceholderMounts(s.Git.Placeholders, fsys)...)
 
 	masks, err := denyMasks(ms, s.Deny, fsys)
 	if err != nil {

@@ -26,6 +26,10 @@ type GitDirs struct {
 	// per-worktree commondir, which would otherwise redirect git to a
 	// config of the agent's choosing.
 	Protect []string
+	// Placeholders lists the control files missing in those directories
+	// (commondir, config.worktree, hooks, ...), which get read-only
+	// placeholders as in the workspace.
+	Placeholders []Protected
 }
 
 func (g GitDirs) paths() []string {
@@ -34,6 +38,9 @@ func (g GitDirs) paths() []string {
 		out = append(out, g.Common)
 	}
 	out = append(out, g.Write...)
+	for _, p := range g.Placeholders {
+		out = append(out, p.Path)
+	}
 	return append(out, g.Protect...)
 }
 

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -160,6 +161,13 @@ func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) 
 		return nil, &SetupError{Op: "layout", Err: err}
 	}
 	mounts = dropUnneededPlaceholders(mounts)
+	if !scratch {
+		// Without a private directory a placeholder file is /dev/null,
+		// and git dies on an unreadable commondir.
+		mounts = slices.DeleteFunc(mounts, func(m Mount) bool {
+			return m.Kind == PlaceholderFile && placeholderContent(m.Dst) == ".\n"
+		})
+	}
 	ph := Placeholders(mounts)
 	var tmp string
 	if scratch && len(ph) > 0 {
@@ -206,25 +214,18 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 			f.Close()
 		}
 	}
-	emptyJSON := filepath.Join(dir, "empty.json")
-	if b, err := os.ReadFile(emptyJSON); err != nil || string(b) != jsonPlaceholder {
-		os.Remove(emptyJSON)
-		writeNew(emptyJSON, jsonPlaceholder, 0o444)
-	}
 	if fi, err := os.Lstat(empty); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
 		for i := range ms {
 			if ms[i].Kind != PlaceholderFile {
 				continue
 			}
 			ms[i].Src = empty
-			if isJSONPlaceholder(ms[i].Dst) {
+			if c := placeholderContent(ms[i].Dst); c != "" {
 				// The host sees the mount point while the sandbox runs,
-				// and agents on the host parse these files (.mcp.json,
-				// crush.json): an empty file is invalid JSON, an empty
-				// object means "nothing configured".
-				writeNew(ms[i].Dst, jsonPlaceholder, 0o444)
-				if b, err := os.ReadFile(emptyJSON); err == nil && string(b) == jsonPlaceholder {
-					ms[i].Src = emptyJSON
+				// and reads it (see placeholderContent).
+				writeNew(ms[i].Dst, c, 0o444)
+				if src := contentFile(dir, c); src != "" {
+					ms[i].Src = src
 				}
 			}
 		}
@@ -292,16 +293,11 @@ func removePlaceholders(lock *os.File, placeholders []string) {
 		if err != nil {
 			continue
 		}
-		if fi.Mode().IsRegular() && (fi.Size() == 0 || isJSONPlaceholder(ph) && hasContent(ph, jsonPlaceholder)) || fi.IsDir() {
+		if fi.Mode().IsRegular() && (fi.Size() == 0 || hasContent(ph, placeholderContent(ph))) || fi.IsDir() {
 			os.Remove(ph) // fails on a non-empty directory, as it should
 		}
 	}
 }
-
-// jsonPlaceholder is the content of a placeholder for a JSON file.
-const jsonPlaceholder = "{}\n"
-
-func isJSONPlaceholder(p string) bool { return strings.HasSuffix(p, ".json") }
 
 func hasContent(p, want string) bool {
 	b, err := os.ReadFile(p)
@@ -366,4 +362,20 @@ func lockWorkspace(ws string) *os.File {
 		return nil
 	}
 	return f
+}
+
+// contentFile returns a private read-only file in dir holding c, made
+// once, or "".
+func contentFile(dir, c string) string {
+	sum := sha256.Sum256([]byte(c))
+	p := filepath.Join(dir, "placeholder-"+hex.EncodeToString(sum[:6]))
+	if b, err := os.ReadFile(p); err == nil && string(b) == c {
+		return p
+	}
+	os.Remove(p)
+	writeNew(p, c, 0o444)
+	if b, err := os.ReadFile(p); err == nil && string(b) == c {
+		return p
+	}
+	return ""
 }
