@@ -175,7 +175,7 @@ func protectGitDir(s *Spec, dotgit string) {
 			}
 		}
 	}
-	for _, pr := range GitControl(dotgit) {
+	for _, pr := range append(GitControl(dotgit), checkoutGitFiles(s.Workspace, dotgit)...) {
 		s.Protect = appendProtected(s.Protect, pr)
 	}
 }
@@ -209,4 +209,38 @@ func gitPlaceholderMounts(ph []Protected, fsys FS) []Mount {
 		ms = append(ms, Mount{Kind: kind, Dst: pr.Path})
 	}
 	return ms
+}
+
+// checkoutGitFiles returns the .git files of the workspace's submodule
+// checkouts (paths from .gitmodules) and linked worktrees (from
+// .git/worktrees/*/gitdir) that exist now: each names the git directory
+// the host's git uses there, and `git status` in the workspace recurses
+// into submodules.
+func checkoutGitFiles(ws, dotgit string) []Protected {
+	var out []Protected
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && within(p, ws) {
+			out = append(out, Protected{Path: p})
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(ws, ".gitmodules")); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+			if ok && strings.TrimSpace(k) == "path" {
+				if rel := strings.Trim(strings.TrimSpace(v), `"`); rel != "" && !filepath.IsAbs(rel) {
+					add(filepath.Join(ws, rel, ".git"))
+				}
+			}
+		}
+	}
+	wts, _ := os.ReadDir(filepath.Join(dotgit, "worktrees"))
+	for _, w := range wts {
+		if data, err := os.ReadFile(filepath.Join(dotgit, "worktrees", w.Name(), "gitdir")); err == nil {
+			if p := strings.TrimSpace(string(data)); filepath.IsAbs(p) {
+				add(p)
+			}
+		}
+	}
+	return out
 }

@@ -173,10 +173,20 @@ func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) 
 	if scratch && len(ph) > 0 {
 		mounts, tmp = dressPlaceholders(s, mounts, ph)
 	}
+	tmps := []string{tmp}
+	if scratch {
+		tmps = append(tmps, moduleConfigCopies(mounts)...)
+	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
-	if tmp != "" {
-		p.release = func() { os.Remove(tmp) }
+	if len(tmps) > 1 || tmp != "" {
+		p.release = func() {
+			for _, t := range tmps {
+				if t != "" {
+					os.Remove(t)
+				}
+			}
+		}
 	}
 	return p, nil
 }
