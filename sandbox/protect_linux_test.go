@@ -119,6 +119,11 @@ func TestProtectedPaths(t *testing.T) {
 		{"codex absent", `mkdir -p .codex && echo x > .codex/config.toml`, []string{".codex/config.toml"}},
 		{"vscode tasks", `mkdir -p .vscode && echo '{}' > .vscode/tasks.json`, []string{".vscode/tasks.json"}},
 		{"mcp json", `echo '{}' > .mcp.json`, []string{".mcp.json"}},
+		{"devcontainer single file", `echo '{"initializeCommand":"touch CANARY"}' > .devcontainer.json`, []string{".devcontainer.json"}},
+		{"project npmrc", `echo 'script-shell=./evil' > .npmrc`, []string{".npmrc"}},
+		{"yarnrc", `echo 'yarnPath: evil.js' > .yarnrc.yml`, []string{".yarnrc.yml"}},
+		{"pre-commit config", `printf 'repos: []\n' > .pre-commit-config.yaml`, []string{".pre-commit-config.yaml"}},
+		{"mise", `echo '[hooks]' > mise.toml`, []string{"mise.toml"}},
 		{"project policy", `echo 'version = 1' > .lite-sandbox.toml`, []string{".lite-sandbox.toml"}},
 		{"hooks through a symlink", `ln -s .git/hooks h && echo x > h/pre-commit`, []string{".git/hooks/pre-commit"}},
 	} {
