@@ -6,8 +6,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -129,17 +127,21 @@ func userNSHint(err error) string {
 // would detach that sandbox's protection (escape class 13).
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 	lock := lockWorkspace(s.Workspace)
-	p, err := prepare(b, s, argv, lock != nil)
+	record := ""
+	if lock != nil {
+		record = lock.record
+	}
+	p, err := prepare(b, s, argv, record)
 	if err != nil {
 		if lock != nil {
-			lock.Close()
+			lock.release()
 		}
 		return nil, err
 	}
 	if lock != nil {
 		rm := p.release
 		p.release = func() {
-			removePlaceholders(lock, p.Placeholders)
+			lock.release()
 			if rm != nil {
 				rm()
 			}
@@ -148,7 +150,8 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 	return p, nil
 }
 
-func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) {
+func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error) {
+	scratch := record != ""
 	if b.Path == "" {
 		return nil, &SetupError{Op: "backend", Err: errors.New("no bwrap path (call Detect first)")}
 	}
@@ -171,6 +174,7 @@ func prepare(b Backend, s Spec, argv []string, scratch bool) (*Prepared, error) 
 	ph := Placeholders(mounts)
 	var tmp string
 	if scratch && len(ph) > 0 {
+		createPlaceholders(mounts, record)
 		mounts, tmp = dressPlaceholders(s, mounts, ph)
 	}
 	tmps := []string{tmp}
@@ -289,26 +293,6 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	return ms, f.Name()
 }
 
-// removePlaceholders removes the placeholders when no other sandbox of
-// the workspace runs, and releases the lock. Only empty placeholders are
-// removed: one that something else filled is left alone.
-func removePlaceholders(lock *os.File, placeholders []string) {
-	defer lock.Close()
-	if unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
-		return // another sandbox of this workspace still runs
-	}
-	for i := len(placeholders) - 1; i >= 0; i-- {
-		ph := placeholders[i]
-		fi, err := os.Lstat(ph)
-		if err != nil {
-			continue
-		}
-		if fi.Mode().IsRegular() && (fi.Size() == 0 || hasContent(ph, placeholderContent(ph))) || fi.IsDir() {
-			os.Remove(ph) // fails on a non-empty directory, as it should
-		}
-	}
-}
-
 func hasContent(p, want string) bool {
 	b, err := os.ReadFile(p)
 	return err == nil && string(b) == want
@@ -352,40 +336,4 @@ func privateDirPath() string {
 		return filepath.Join(dir, "lite-sandbox-locks")
 	}
 	return filepath.Join(os.TempDir(), "lite-sandbox-locks-"+strconv.Itoa(os.Getuid()))
-}
-
-// lockWorkspace takes a shared lock on the workspace's lock file in the
-// user's runtime directory, or returns nil (then placeholders are left in
-// place, which is safe).
-func lockWorkspace(ws string) *os.File {
-	dir := privateDir()
-	if dir == "" {
-		return nil
-	}
-	sum := sha256.Sum256([]byte(ws))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH); err != nil {
-		f.Close()
-		return nil
-	}
-	return f
-}
-
-// contentFile returns a private read-only file in dir holding c, made
-// once, or "".
-func contentFile(dir, c string) string {
-	sum := sha256.Sum256([]byte(c))
-	p := filepath.Join(dir, "placeholder-"+hex.EncodeToString(sum[:6]))
-	if b, err := os.ReadFile(p); err == nil && string(b) == c {
-		return p
-	}
-	os.Remove(p)
-	writeNew(p, c, 0o444)
-	if b, err := os.ReadFile(p); err == nil && string(b) == c {
-		return p
-	}
-	return ""
 }
