@@ -220,7 +220,7 @@ func checkoutGitFiles(ws, dotgit string) []Protected {
 	var out []Protected
 	add := func(p string) {
 		p = filepath.Clean(p)
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && within(p, ws) {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && Within(p, ws) {
 			out = append(out, Protected{Path: p})
 		}
 	}

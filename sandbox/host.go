@@ -38,6 +38,9 @@ func DetectHost(s *Spec) {
 		return
 	}
 	s.hostDetected = true
+	if s.CacheLayer == "" {
+		s.CacheLayer = CacheLayerDir(s.Home, s.Workspace)
+	}
 	dotgit := path.Join(s.Workspace, ".git")
 	fi, err := os.Lstat(dotgit)
 	if err != nil {

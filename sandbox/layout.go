@@ -172,7 +172,7 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 	for _, g := range []struct {
 		kind  MountKind
 		paths []string
-	}{{ROBind, s.Read}, {Bind, s.Write}, {ROBind, s.Tools}, {Bind, s.Caches}, {ROBind, gitRead}, {Bind, s.Git.Write}} {
+	}{{ROBind, s.Read}, {Bind, s.Write}, {ROBind, s.Tools}, {ROBind, gitRead}, {Bind, s.Git.Write}} {
 		for _, p := range g.paths {
 			if _, err := fsys.Stat(p); err != nil {
 				if missing(err) {
@@ -183,6 +183,12 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 			ms = append(ms, Mount{Kind: g.kind, Src: p, Dst: p})
 		}
 	}
+
+	caches, err := cacheMounts(s, fsys)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox layout: cache: %w", err)
+	}
+	ms = append(ms, caches...)
 
 	fi, err := fsys.Stat(s.Workspace)
 	if err != nil {

@@ -25,7 +25,7 @@ func holdSandbox(ws string) {
 	if err != nil {
 		os.Exit(3)
 	}
-	s, err := sandbox.FromPolicy(policy.Default(), ws, os.Getenv("LITE_SANDBOX_TEST_HOME"), "")
+	s, err := policy.Default().SandboxSpec(ws, os.Getenv("LITE_SANDBOX_TEST_HOME"), "")
 	if err != nil {
 		os.Exit(3)
 	}

@@ -251,7 +251,8 @@ func TestLinkedWorktree(t *testing.T) {
 	}
 }
 
-// TestToolchainCaches: caches under the home directory are writable,
+// TestToolchainCaches: caches under the home directory are writable
+// through the workspace's layer (the host's stay unchanged),
 // credentials next to them are not readable, and the rest of the home
 // directory is an empty scratch directory.
 func TestToolchainCaches(t *testing.T) {
@@ -313,19 +314,20 @@ func TestToolchainCaches(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("go build: %v", r)
 		}
-		// The package's compiled output is an entry of the home's cache,
-		// written inside and visible on the host. (A package without
-		// imports keeps a cold cache from compiling the standard library,
-		// which took most of this package's test time.)
+		// The package's compiled output is an entry of the cache at
+		// ~/.cache/go-build as the sandbox sees it, which is the
+		// workspace's layer on the host; the host's cache is untouched.
+		// (A package without imports keeps a cold cache from compiling
+		// the standard library.)
 		export := strings.TrimSpace(r.stdout)
-		if !strings.HasPrefix(export, filepath.Join(home, ".cache/go-build")+"/") {
+		layer := filepath.Join(sandbox.CacheLayerDir(home, ws), ".cache!go-build")
+		if rel, ok := strings.CutPrefix(export, filepath.Join(home, ".cache/go-build")+"/"); !ok {
 			t.Errorf("export data at %q, not in ~/.cache/go-build: %v", export, r)
-		} else if _, err := os.Stat(export); err != nil {
-			t.Errorf("cache entry not on the host: %v", err)
+		} else if _, err := os.Stat(filepath.Join(layer, rel)); err != nil {
+			t.Errorf("cache entry not in the workspace's layer: %v", err)
 		}
-		ents, _ := os.ReadDir(filepath.Join(home, ".cache/go-build"))
-		if len(ents) == 0 {
-			t.Error("~/.cache/go-build stayed empty")
+		if ents, _ := os.ReadDir(filepath.Join(home, ".cache/go-build")); len(ents) != 0 {
+			t.Error("the sandbox wrote the host's ~/.cache/go-build")
 		}
 	})
 
@@ -341,9 +343,11 @@ func TestToolchainCaches(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stdout, "INSTALLED") {
 			t.Fatalf("npm install: %v", r)
 		}
-		ents, _ := os.ReadDir(filepath.Join(home, ".npm"))
-		if len(ents) == 0 {
-			t.Error("~/.npm stayed empty")
+		if ents, _ := os.ReadDir(filepath.Join(home, ".npm")); len(ents) != 0 {
+			t.Error("the sandbox wrote the host's ~/.npm")
+		}
+		if ents, _ := os.ReadDir(filepath.Join(sandbox.CacheLayerDir(home, ws), ".npm")); len(ents) == 0 {
+			t.Error("the workspace's npm layer stayed empty")
 		}
 	})
 }

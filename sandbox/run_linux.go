@@ -159,6 +159,9 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		return nil, err
 	}
 	DetectHost(&s)
+	if err := ensureCacheLayers(&s); err != nil {
+		return nil, &SetupError{Op: "cache layers", Err: err}
+	}
 	mounts, err := Layout(s, OSFS{})
 	if err != nil {
 		return nil, &SetupError{Op: "layout", Err: err}

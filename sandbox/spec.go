@@ -43,6 +43,11 @@ type Spec struct {
 	// an empty tmpfs inside.
 	Tools  []string
 	Caches []string
+	// SharedCaches lists the Caches mounted read-write as they are (the
+	// user's opt-in); the others get a per-workspace writable layer in
+	// CacheLayer, or are read-only when it is "" (see cacheMounts).
+	SharedCaches []string
+	CacheLayer   string
 	// Protect lists paths inside the workspace that stay read-only
 	// (escape classes 9 to 15), whether or not they exist yet.
 	Protect []Protected
@@ -81,7 +86,9 @@ type Grants struct {
 	Deny    []string
 	Tools   []string
 	Caches  []string
-	Protect []string
+	// SharedCaches lists the caches shared read-write with the host.
+	SharedCaches []string
+	Protect      []string
 }
 
 // NewSpec builds the Spec for one command from the policy's grants.
@@ -132,6 +139,9 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 			return Spec{}, err
 		}
 		if s.Caches, err = expandAll("caches", p.Caches, home); err != nil {
+			return Spec{}, err
+		}
+		if s.SharedCaches, err = expandAll("shared_caches", p.SharedCaches, home); err != nil {
 			return Spec{}, err
 		}
 	}

@@ -166,6 +166,7 @@ type layer struct {
 		Unprotect []string `toml:"unprotect"`
 		Tools     []string `toml:"tools"`
 		Caches    []string `toml:"caches"`
+		Shared    []string `toml:"shared_caches"`
 		Env       []string `toml:"env"`
 		SecretEnv []string `toml:"secret_env"`
 
@@ -251,6 +252,7 @@ func (p *Policy) apply(l *layer, project bool) error {
 		{"sandbox.write", l.Sandbox.Write, &p.Sandbox.Write},
 		{"sandbox.tools", l.Sandbox.Tools, &p.Sandbox.Tools},
 		{"sandbox.caches", l.Sandbox.Caches, &p.Sandbox.Caches},
+		{"sandbox.shared_caches", l.Sandbox.Shared, &p.Sandbox.SharedCaches},
 		{"sandbox.env", l.Sandbox.Env, &p.Sandbox.Env},
 	} {
 		if project && len(f.src) > 0 {

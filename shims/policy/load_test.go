@@ -283,6 +283,7 @@ func TestProtectLayers(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"project unprotects", "[sandbox]\nunprotect = [\".git/hooks\"]\n", "sandbox.unprotect: a project file may only tighten"},
 		{"project adds a cache", "[sandbox]\ncaches = [\"~/.ssh\"]\n", "sandbox.caches: a project file may only tighten"},
+		{"project shares a cache", "[sandbox]\nshared_caches = [\"~/go/pkg/mod\"]\n", "sandbox.shared_caches: a project file may only tighten"},
 		{"project adds a tool", "[sandbox]\ntools = [\"~\"]\n", "sandbox.tools: a project file may only tighten"},
 		{"absolute protect", "[sandbox]\nprotect = [\"/etc/x\"]\n", "must be relative to the workspace"},
 		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", "must not contain .."},

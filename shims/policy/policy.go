@@ -68,6 +68,11 @@ type Sandbox struct {
 	// Caches lists cache directories mounted read-write when they exist
 	// (may start with ~/).
 	Caches []string `toml:"caches"`
+	// SharedCaches lists caches (of Caches) mounted read-write as they
+	// are, shared with the host, instead of through a per-workspace layer.
+	// Only the user's file may set it: what the sandbox writes there, the
+	// host may run later.
+	SharedCaches []string `toml:"shared_caches"`
 	// Env lists the environment variables (globs) a sandboxed command
 	// sees; every other variable is dropped.
 	Env []string `toml:"env"`
@@ -207,6 +212,7 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.Unprotect = slices.Clone(p.Sandbox.Unprotect)
 	c.Sandbox.Tools = slices.Clone(p.Sandbox.Tools)
 	c.Sandbox.Caches = slices.Clone(p.Sandbox.Caches)
+	c.Sandbox.SharedCaches = slices.Clone(p.Sandbox.SharedCaches)
 	c.Sandbox.Env = slices.Clone(p.Sandbox.Env)
 	c.Sandbox.SecretEnv = slices.Clone(p.Sandbox.SecretEnv)
 	c.Sandbox.AllowDomains = slices.Clone(p.Sandbox.AllowDomains)

@@ -22,14 +22,15 @@ func (p *Policy) SandboxSpec(workspace, home, cwd string) (sandbox.Spec, error) 
 // enforces.
 func (s Sandbox) Grants() sandbox.Grants {
 	return sandbox.Grants{
-		Network: s.Network,
-		System:  s.System,
-		Etc:     s.Etc,
-		Read:    s.Read,
-		Write:   s.Write,
-		Deny:    s.Deny,
-		Tools:   s.Tools,
-		Caches:  s.Caches,
-		Protect: s.Protect,
+		Network:      s.Network,
+		System:       s.System,
+		Etc:          s.Etc,
+		Read:         s.Read,
+		Write:        s.Write,
+		Deny:         s.Deny,
+		Tools:        s.Tools,
+		Caches:       s.Caches,
+		SharedCaches: s.SharedCaches,
+		Protect:      s.Protect,
 	}
 }

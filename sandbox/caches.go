@@ -1,0 +1,77 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"slices"
+	"strings"
+)
+
+// A cache is code the host runs later: an extracted module in
+// ~/go/pkg/mod, a compiled package in ~/.cache/go-build, a package in
+// ~/.npm/_npx, a crate's build script in ~/.cargo/registry. So by
+// default the sandbox never writes the host's cache: at each cache's
+// path it sees a writable directory of the workspace's own (a layer,
+// below [Spec.CacheLayer]) that the host does not run from, warm from
+// the second build in the workspace on. Go's module cache also sees the
+// host's download cache read-only as the first GOPROXY, so that modules
+// the host has are extracted from it without the network. Caches in
+// [Spec.SharedCaches] (the user's opt-in) are mounted read-write as
+// they are. Without a layer directory caches are read-only.
+
+// goModDownload is where the host's Go download cache appears inside.
+const goModDownload = ".cache/lite-sandbox/go-mod-download"
+
+// CacheLayerDir returns the directory of the workspace's cache layers
+// for a home directory: $home/.cache/lite-sandbox/caches/<hash>.
+func CacheLayerDir(home, ws string) string {
+	if home == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(ws))
+	return path.Join(home, ".cache", "lite-sandbox", "caches", hex.EncodeToString(sum[:12]))
+}
+
+// cacheLayer returns the layer directory of cache c.
+func cacheLayer(s Spec, c string) string {
+	name := strings.TrimPrefix(c, "/")
+	if s.Home != "" && Within(c, s.Home) && c != s.Home {
+		name = strings.TrimPrefix(c, s.Home+"/")
+	}
+	return path.Join(s.CacheLayer, strings.ReplaceAll(name, "/", "!"))
+}
+
+// isGoModCache reports whether c is Go's module cache.
+func isGoModCache(c string) bool { return strings.HasSuffix(c, "/pkg/mod") }
+
+// cacheMounts returns the mounts of the existing caches.
+func cacheMounts(s Spec, fsys FS) ([]Mount, error) {
+	var ms []Mount
+	for _, c := range s.Caches {
+		if _, err := fsys.Stat(c); err != nil {
+			if missing(err) {
+				continue
+			}
+			return nil, err
+		}
+		switch {
+		case slices.Contains(s.SharedCaches, c):
+			ms = append(ms, Mount{Kind: Bind, Src: c, Dst: c})
+		case s.CacheLayer == "":
+			ms = append(ms, Mount{Kind: ROBind, Src: c, Dst: c})
+		default:
+			ms = append(ms, Mount{Kind: Bind, Src: cacheLayer(s, c), Dst: c})
+			dl := path.Join(c, "cache", "download")
+			if _, err := fsys.Stat(dl); err == nil && isGoModCache(c) && s.Home != "" {
+				ms = append(ms,
+					Mount{Kind: ROBind, Src: dl, Dst: path.Join(s.Home, goModDownload)},
+					Mount{Kind: ROBind, Src: path.Join(s.CacheLayer, "go.env"), Dst: path.Join(s.Home, ".config", "go", "env")})
+			}
+		}
+	}
+	return ms, nil
+}
