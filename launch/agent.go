@@ -112,7 +112,9 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	}
 	defer os.RemoveAll(info.TmpDir)
 
+	var nestedBefore map[string]string
 	if st.Sandboxed() {
+		nestedBefore = sandbox.NestedGitDirs(o.Workspace)
 		scratch, err := newScratchHome(o.Home)
 		if err != nil {
 			return -1, err
@@ -158,10 +160,14 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
 	}
 	env := applyEnv(environ, routingEnv(info, o.Agent.Name(), o.Mode, st.Sandboxed()), plan)
+	var status int
 	if !info.Ring {
-		return Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
+		status, err = Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
+	} else {
+		status, err = runInRing(ctx, o, b, info, plan, env)
 	}
-	return runInRing(ctx, o, b, info, plan, env)
+	reportNested(o.Stderr, nestedBefore, o.Workspace, info.Dir, getenv)
+	return status, err
 }
 
 // ownExe returns the lite-sandbox binary's real path.
