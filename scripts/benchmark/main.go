@@ -104,6 +104,9 @@ func run(c config) error {
 	if err := b.workerMemory(); err != nil {
 		return err
 	}
+	if err := benchCaches(c.bin); err != nil {
+		return err
+	}
 	if err := b.launchTimes(); err != nil {
 		return err
 	}
