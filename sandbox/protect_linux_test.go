@@ -232,6 +232,9 @@ func TestLinkedWorktree(t *testing.T) {
 		{"main hooks", `echo x > "$1/.git/hooks/pre-commit"`},
 		{"dot git file", `echo "gitdir: /tmp/evil" > .git`},
 		{"commondir", `echo /tmp/evil > "$1/.git/worktrees/wt/commondir"`},
+		{"worktree config absent", `echo '[core]' > "$1/.git/worktrees/wt/config.worktree"`},
+		{"main commondir absent", `echo /tmp/evil > "$1/.git/commondir"`},
+		{"other worktrees", `mkdir "$1/.git/worktrees/x"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runConfined(t, b, base, runOpts{env: gitEnv}, c.script, main)
@@ -245,6 +248,11 @@ func TestLinkedWorktree(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(main, ".git", "hooks", "pre-commit")); err == nil {
 		t.Error("a hook appeared in the main repository")
+	}
+	for _, p := range []string{".git/worktrees/wt/config.worktree", ".git/commondir", ".git/worktrees/x"} {
+		if _, err := os.Lstat(filepath.Join(main, p)); err == nil {
+			t.Errorf("%s left in the main repository", p)
+		}
 	}
 	if data, _ := os.ReadFile(filepath.Join(ws, ".git")); !strings.HasPrefix(string(data), "gitdir: "+main) {
 		t.Errorf("worktree .git file changed: %q", data)

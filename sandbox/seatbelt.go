@@ -189,6 +189,9 @@ func seatbeltProtect(s Spec) (prot, pins []string) {
 		}
 	}
 	prot = append(prot, s.Git.Protect...)
+	for _, p := range s.Git.Placeholders {
+		prot = append(prot, p.Path)
+	}
 	return prot, pins
 }
 
