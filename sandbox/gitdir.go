@@ -34,7 +34,7 @@ func gitWritableName(name string, perWorktree bool) bool {
 		"locked", "shallow":
 		return true
 	case "objects", "refs", "packed-refs", "description", "rr-cache", "gc.pid", "gc.log",
-		"lfs", "modules", "worktrees":
+		"lfs", "annex", "modules", "worktrees":
 		return !perWorktree
 	}
 	for _, suffix := range []string{"_HEAD", "_MSG", "EDITMSG", ".lock", "_MODE", "_RR"} {
