@@ -128,11 +128,27 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		}
 	}
 	var writable []string
-	for _, list := range [][]string{r.Write, s.Caches, s.Git.Write} {
+	for _, list := range [][]string{r.Write, s.Git.Write} {
 		for _, p := range list {
 			if exists(fsys, p) && !slices.Contains(writable, p) {
 				writable = append(writable, p)
 				ms = append(ms, Mount{Kind: Bind, Src: p, Dst: p})
+			}
+		}
+	}
+	// The caches as the command sandbox has them (read-only, or the
+	// workspace's own writable layer, or shared where the user opted in):
+	// an MCP server the agent starts with npx must not plant code in the
+	// host's ~/.npm either (escape class 37).
+	caches, err := cacheMounts(s, fsys)
+	if err != nil {
+		return nil, fmt.Errorf("ring layout: caches: %w", err)
+	}
+	for _, m := range caches {
+		if slices.Contains(s.Caches, m.Dst) {
+			ms = append(ms, m)
+			if m.Kind == Bind {
+				writable = append(writable, m.Dst)
 			}
 		}
 	}

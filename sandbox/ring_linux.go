@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -24,6 +25,9 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 		return nil, &SetupError{Op: "argv", Err: errors.New("no program to run")}
 	}
 	DetectHost(&r.Command)
+	if err := ensureCacheLayers(&r.Command); err != nil {
+		return nil, &SetupError{Op: "cache layers", Err: err}
+	}
 	mounts, err := RingLayout(r, OSFS{})
 	if err != nil {
 		return nil, &SetupError{Op: "ring layout", Err: err}
@@ -50,20 +54,33 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 		}
 		roots[root] = append(roots[root], p)
 	}
-	var locks []*os.File
-	for _, root := range order {
-		locks = append(locks, lockWorkspace(root))
+	locks := make([]*wsLock, len(order))
+	for i, root := range order {
+		locks[i] = lockWorkspace(root)
+	}
+	if len(ph) > 0 && locks[0] == nil {
+		// Without a private directory a placeholder file is /dev/null,
+		// and git dies on an unreadable commondir (as in prepare).
+		mounts = slices.DeleteFunc(mounts, func(m Mount) bool {
+			return m.Kind == PlaceholderFile && placeholderContent(m.Dst) == ".\n"
+		})
+		ph = Placeholders(mounts)
 	}
 	var tmp string
 	if len(ph) > 0 && locks[0] != nil {
+		for i, root := range order {
+			if locks[i] != nil {
+				createPlaceholders(placeholderMountsIn(mounts, roots[root]), locks[i].record)
+			}
+		}
 		mounts, tmp = dressPlaceholders(r.Command, mounts, ph)
 	}
 	args := append([]string{b.Path}, RingBwrapArgs(mounts, argv)...)
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
 	p.release = func() {
-		for i, root := range order {
-			if locks[i] != nil {
-				removePlaceholders(locks[i], roots[root])
+		for _, l := range locks {
+			if l != nil {
+				l.release()
 			}
 		}
 		if tmp != "" {
@@ -88,4 +105,16 @@ func HostShells() []string {
 		f.Close()
 	}
 	return ShellBinaries(OSFS{}, ShellDirs, extra)
+}
+
+// placeholderMountsIn returns the placeholder mounts of ms whose paths
+// are in paths (one lock root's share).
+func placeholderMountsIn(ms []Mount, paths []string) []Mount {
+	var out []Mount
+	for _, m := range ms {
+		if (m.Kind == PlaceholderDir || m.Kind == PlaceholderFile) && slices.Contains(paths, m.Dst) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

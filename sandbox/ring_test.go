@@ -95,7 +95,8 @@ func TestRingLayout(t *testing.T) {
 	tmp := has(Mount{Bind, r.Tmp, "/tmp"})
 	has(Mount{ROBind, "/tmp/agent-bin/claude", "/tmp/agent-bin/claude"})
 	claude := has(Mount{Bind, "/home/user/.claude", "/home/user/.claude"})
-	has(Mount{Bind, "/home/user/go/pkg/mod", "/home/user/go/pkg/mod"})
+	// Caches as in the command sandbox: read-only without a layer.
+	has(Mount{ROBind, "/home/user/go/pkg/mod", "/home/user/go/pkg/mod"})
 	ws := has(Mount{Bind, "/home/user/project", "/home/user/project"})
 	hooks := has(Mount{ROBind, "/home/user/project/.git/hooks", "/home/user/project/.git/hooks"})
 	set := has(Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
