@@ -46,6 +46,29 @@ var darwinTemp = []string{"/private/tmp", "/private/var/folders"}
 // class 33).
 func SeatbeltProfile(s Spec) (string, error) {
 	b := &sbplWriter{}
+	sbplProcessesAndDevices(b)
+	if err := sbplSystem(b, s); err != nil {
+		return "", fmt.Errorf("seatbelt profile: %w", err)
+	}
+	if err := sbplGrants(b, s); err != nil {
+		return "", fmt.Errorf("seatbelt profile: %w", err)
+	}
+	sbplProtect(b, s)
+	sbplNetwork(b, s)
+	if len(s.Deny) > 0 {
+		b.line("; Denied paths, last so that they win over every grant above.")
+		b.rule("(deny file-read* file-write*", "subpath", s.Deny)
+		b.rule("(deny network-outbound", "subpath", s.Deny)
+	}
+	if b.err != nil {
+		return "", fmt.Errorf("seatbelt profile: %w", b.err)
+	}
+	return b.String(), nil
+}
+
+// sbplProcessesAndDevices writes the profile's head: deny by default,
+// processes confined to this sandbox, and the small /dev set.
+func sbplProcessesAndDevices(b *sbplWriter) {
 	b.line("(version 1)")
 	b.line("(deny default)")
 	b.line("")
@@ -69,7 +92,11 @@ func SeatbeltProfile(s Spec) (string, error) {
 	b.line("(allow file-read* (literal \"/dev/random\") (literal \"/dev/urandom\"))")
 	b.line("(allow file-read* file-write-data (subpath \"/dev/fd\"))")
 	b.line("")
+}
 
+// sbplSystem writes the read-only system paths, the /etc allow-list, the
+// temp dirs and the home directory's denial.
+func sbplSystem(b *sbplWriter, s Spec) error {
 	b.line("; System paths, read-only.")
 	sys := append(append([]string{}, s.System...), darwinSystemRead...)
 	b.rule("(allow file-read*", "subpath", sys)
@@ -81,7 +108,7 @@ func SeatbeltProfile(s Spec) (string, error) {
 	etc := make([]string, 0, len(s.Etc))
 	for _, name := range s.Etc {
 		if err := checkEtcName(name); err != nil {
-			return "", fmt.Errorf("seatbelt profile: %w", err)
+			return err
 		}
 		etc = append(etc, "/private/etc/"+name)
 	}
@@ -97,9 +124,14 @@ func SeatbeltProfile(s Spec) (string, error) {
 		b.rule("(deny file-read* file-write*", "subpath", []string{s.Home})
 		b.line("")
 	}
+	return nil
+}
 
+// sbplGrants writes the workspace and the Spec's grants, after the
+// home directory's denial so that they win over it.
+func sbplGrants(b *sbplWriter, s Spec) error {
 	if err := checkAbs("workspace", s.Workspace); err != nil {
-		return "", fmt.Errorf("seatbelt profile: %w", err)
+		return err
 	}
 	granted := append(append([]string{s.Workspace}, s.Read...), s.Write...)
 	if anc := ancestors(granted); len(anc) > 0 {
@@ -134,17 +166,29 @@ func SeatbeltProfile(s Spec) (string, error) {
 		}
 	}
 	b.line("")
-	if prot, pins := seatbeltProtect(s); len(prot) > 0 {
-		b.line("; Protected paths stay read-only inside the workspace, whether or")
-		b.line("; not they exist yet (escape classes 9 to 15); their ancestors")
-		b.line("; cannot be renamed away (class 12).")
-		b.rule("(deny file-write*", "subpath", prot)
-		if len(pins) > 0 {
-			b.rule("(deny file-write*", "literal", pins)
-		}
-		b.line("")
-	}
+	return nil
+}
 
+// sbplProtect writes the protected paths inside the workspace, after the
+// workspace grant so that they win over it.
+func sbplProtect(b *sbplWriter, s Spec) {
+	prot, pins := seatbeltProtect(s)
+	if len(prot) == 0 {
+		return
+	}
+	b.line("; Protected paths stay read-only inside the workspace, whether or")
+	b.line("; not they exist yet (escape classes 9 to 15); their ancestors")
+	b.line("; cannot be renamed away (class 12).")
+	b.rule("(deny file-write*", "subpath", prot)
+	if len(pins) > 0 {
+		b.rule("(deny file-write*", "literal", pins)
+	}
+	b.line("")
+}
+
+// sbplNetwork writes the network rules: open or loopback only, and Unix
+// sockets only where the sandbox may write.
+func sbplNetwork(b *sbplWriter, s Spec) {
 	b.line("; Network. Unix sockets (a connect is network-outbound in SBPL)")
 	b.line("; only inside the workspace, Write grants and the per-user temp")
 	b.line("; dirs: never the ssh-agent socket under /private/tmp or agent")
@@ -164,16 +208,6 @@ func SeatbeltProfile(s Spec) (string, error) {
 	}
 	b.rule("(allow network*", "subpath", append(append([]string{s.Workspace}, s.Write...), "/private/var/folders"))
 	b.line("")
-
-	if len(s.Deny) > 0 {
-		b.line("; Denied paths, last so that they win over every grant above.")
-		b.rule("(deny file-read* file-write*", "subpath", s.Deny)
-		b.rule("(deny network-outbound", "subpath", s.Deny)
-	}
-	if b.err != nil {
-		return "", fmt.Errorf("seatbelt profile: %w", b.err)
-	}
-	return b.String(), nil
 }
 
 // seatbeltProtect returns the protected paths and their ancestors inside
