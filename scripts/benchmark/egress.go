@@ -75,40 +75,27 @@ func egressBench(bin, ws, home string, n int) error {
 	bridge := bl.Addr().String()
 	target := "bench.test:" + strconv.Itoa(port)
 
-	direct := func() error { return get("127.0.0.1:"+strconv.Itoa(port), "/") }
-	plain := func() error { return get(bridge, "http://"+target+"/") }
-	connect := func() error {
-		c, err := net.Dial("tcp", bridge)
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
-		br := bufio.NewReader(c)
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil || resp.StatusCode != 200 {
-			return fmt.Errorf("CONNECT: %v %v", resp, err)
-		}
-		return roundTrip(c, br, "/")
-	}
-	socks := func() error {
-		d, err := proxy.SOCKS5("tcp", bridge, nil, proxy.Direct)
-		if err != nil {
-			return err
-		}
-		c, err := d.Dial("tcp", target)
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		return roundTrip(c, bufio.NewReader(c), "/")
-	}
+	return egressReport(n, []egressCase{
+		{"direct", func() error { return get("127.0.0.1:"+strconv.Itoa(port), "/") }},
+		{"proxy, plain HTTP", func() error { return get(bridge, "http://"+target+"/") }},
+		{"proxy, CONNECT", func() error { return connectGet(bridge, target) }},
+		{"proxy, SOCKS5", func() error { return socksGet(bridge, target) }},
+	})
+}
+
+// egressCase is one way to send a request, measured by egressReport.
+type egressCase struct {
+	name string
+	f    func() error
+}
+
+// egressReport runs every case n times and prints its median and 95th
+// percentile, and for all but the first (direct) case the overhead of its
+// median over the first's.
+func egressReport(n int, cases []egressCase) error {
 	fmt.Printf("\nnetwork = \"allow\": one request on a fresh connection to a local server (%d runs)\n", n)
 	var base time.Duration
-	for _, s := range []struct {
-		name string
-		f    func() error
-	}{{"direct", direct}, {"proxy, plain HTTP", plain}, {"proxy, CONNECT", connect}, {"proxy, SOCKS5", socks}} {
+	for _, s := range cases {
 		var d []time.Duration
 		for range n {
 			t0 := time.Now()
@@ -126,6 +113,37 @@ func egressBench(bin, ws, home string, n int) error {
 		fmt.Printf("  %-20s median %s  p95 %s  overhead %s per request\n", s.name, ms(med), ms(pct(d, 95)), ms(med-base))
 	}
 	return nil
+}
+
+// connectGet sends one GET to target through a CONNECT tunnel of the
+// HTTP proxy at bridge.
+func connectGet(bridge, target string) error {
+	c, err := net.Dial("tcp", bridge)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != 200 {
+		return fmt.Errorf("CONNECT: %v %v", resp, err)
+	}
+	return roundTrip(c, br, "/")
+}
+
+// socksGet sends one GET to target through the SOCKS5 proxy at bridge.
+func socksGet(bridge, target string) error {
+	d, err := proxy.SOCKS5("tcp", bridge, nil, proxy.Direct)
+	if err != nil {
+		return err
+	}
+	c, err := d.Dial("tcp", target)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return roundTrip(c, bufio.NewReader(c), "/")
 }
 
 // get sends one GET for uri over a new connection to addr.
