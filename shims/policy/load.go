@@ -229,18 +229,49 @@ func (p *Policy) apply(l *layer, project bool) error {
 	loosen := func(key, why string) error {
 		return l.errAt(fmt.Sprintf("%s: a project file may only tighten the policy (%s)", key, why), lastKey(key))
 	}
-	if m := l.Sandbox.Mode; m != nil {
-		if _, err := ParseMode(*m); err != nil {
-			return l.errAt(err.Error(), "mode")
-		}
-		if project && modeStrictness(*m) < modeStrictness(p.Sandbox.Mode) {
-			return loosen("sandbox.mode", fmt.Sprintf("%q is weaker than %q", *m, p.Sandbox.Mode))
-		}
-		p.Sandbox.Mode = *m
+	if err := p.applyMode(l, project, loosen); err != nil {
+		return err
 	}
 	if err := p.applyNetwork(l, project, loosen); err != nil {
 		return err
 	}
+	if err := p.applyLists(l, project, loosen); err != nil {
+		return err
+	}
+	if err := p.applyProtect(l, project, loosen); err != nil {
+		return err
+	}
+	if err := p.applySecretEnv(l); err != nil {
+		return err
+	}
+	if err := p.applyShell(l, project, loosen); err != nil {
+		return err
+	}
+	if err := p.applyAgent(l, project); err != nil {
+		return err
+	}
+	return p.applyRules(l, project, loosen)
+}
+
+// applyMode applies sandbox.mode; a project may only make it stricter.
+func (p *Policy) applyMode(l *layer, project bool, loosen func(key, why string) error) error {
+	m := l.Sandbox.Mode
+	if m == nil {
+		return nil
+	}
+	if _, err := ParseMode(*m); err != nil {
+		return l.errAt(err.Error(), "mode")
+	}
+	if project && modeStrictness(*m) < modeStrictness(p.Sandbox.Mode) {
+		return loosen("sandbox.mode", fmt.Sprintf("%q is weaker than %q", *m, p.Sandbox.Mode))
+	}
+	p.Sandbox.Mode = *m
+	return nil
+}
+
+// applyLists appends the lists that grant (a project may set none of
+// them), then sandbox.deny, which any layer may extend.
+func (p *Policy) applyLists(l *layer, project bool, loosen func(key, why string) error) error {
 	for _, f := range []struct {
 		key string
 		src []string
@@ -271,9 +302,14 @@ func (p *Policy) apply(l *layer, project bool) error {
 		}
 	}
 	p.Sandbox.Deny = appendNew(p.Sandbox.Deny, l.Sandbox.Deny...)
-	// Protected paths: any layer may add; only the user's file may take
-	// one away (escape classes 9 to 15: a hostile repository must not
-	// unprotect its own hooks).
+	return nil
+}
+
+// applyProtect applies sandbox.protect and sandbox.unprotect. Any layer
+// may add a protected path; only the user's file may take one away
+// (escape classes 9 to 15: a hostile repository must not unprotect its
+// own hooks).
+func (p *Policy) applyProtect(l *layer, project bool, loosen func(key, why string) error) error {
 	for i, v := range l.Sandbox.Protect {
 		if err := checkRelPath("sandbox.protect", v); err != nil {
 			return l.errAt(err.Error(), "protect", i)
@@ -294,12 +330,23 @@ func (p *Policy) apply(l *layer, project bool) error {
 			return slices.ContainsFunc(l.Sandbox.Unprotect, func(u string) bool { return SameRel(u, v) })
 		})
 	}
+	return nil
+}
+
+// applySecretEnv appends sandbox.secret_env, which any layer may extend.
+func (p *Policy) applySecretEnv(l *layer) error {
 	for _, v := range l.Sandbox.SecretEnv {
 		if err := checkEntry("sandbox.secret_env", v); err != nil {
 			return l.errAt(err.Error(), "secret_env")
 		}
 	}
 	p.Sandbox.SecretEnv = appendNew(p.Sandbox.SecretEnv, l.Sandbox.SecretEnv...)
+	return nil
+}
+
+// applyShell applies the [shell] table; a project may only lower
+// max_depth.
+func (p *Policy) applyShell(l *layer, project bool, loosen func(key, why string) error) error {
 	if d := l.Shell.MaxDepth; d != nil {
 		if *d < 1 || *d > 64 {
 			return l.errAt(fmt.Sprintf("max_depth %d is out of range (1 to 64)", *d), "max_depth")
@@ -310,10 +357,12 @@ func (p *Policy) apply(l *layer, project bool) error {
 		p.Shell.MaxDepth = *d
 	}
 	p.Shell.DenyEnv = appendNew(p.Shell.DenyEnv, l.Shell.DenyEnv...)
-	if err := p.applyAgent(l, project); err != nil {
-		return err
-	}
+	return nil
+}
 
+// applyRules adds the layer's rules; a rule with a known id replaces that
+// rule. A project may only add new ask or deny rules.
+func (p *Policy) applyRules(l *layer, project bool, loosen func(key, why string) error) error {
 	seen := map[string]bool{}
 	for i, r := range l.Rules {
 		if err := checkRule(r); err != nil {
