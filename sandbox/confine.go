@@ -29,13 +29,13 @@ func ConfineArgv(exe string, argv []string) []string {
 	return append([]string{exe, ConfineCommand, "--"}, argv...)
 }
 
-// SeccompBlocked names what the seccomp filter stops, for doctor.
-var SeccompBlocked = []string{
+// seccompBlocked names what the seccomp filter stops, for doctor.
+var seccompBlocked = []string{
 	"TIOCSTI", "TIOCLINUX", "CLONE_NEWUSER", "clone3 (ENOSYS)", "ptrace",
 	"process_vm_readv/writev", "io_uring", "keyctl",
 }
 
-// Confinement says what [Confine] applies (or would apply) on this
+// Confinement says what [ConfineExec] applies (or would apply) on this
 // kernel, for doctor.
 type Confinement struct {
 	// Seccomp is true when the filter is installed.
@@ -53,7 +53,7 @@ type Confinement struct {
 
 // Lines returns doctor's lines for c.
 func (c Confinement) Lines() []string {
-	sec := "seccomp filter: in force (" + strings.Join(SeccompBlocked, ", ") + ")"
+	sec := "seccomp filter: in force (" + strings.Join(seccompBlocked, ", ") + ")"
 	if !c.Seccomp {
 		sec = "seccomp filter: NOT in force (" + c.SeccompWhy + ")"
 	}

@@ -35,7 +35,7 @@ func seccompArch() uint32 {
 	return 0
 }
 
-// SeccompFilter returns the BPF program of the filter for this
+// seccompFilter returns the BPF program of the filter for this
 // architecture, or nil when unsupported. It returns EPERM for ioctl
 // TIOCSTI and TIOCLINUX (keystroke injection, class 21), for unshare and
 // clone with CLONE_NEWUSER (nested user namespaces, class 24: with one a
@@ -45,7 +45,7 @@ func seccompArch() uint32 {
 // the user); clone3 gets ENOSYS, since its flags live in memory the
 // filter cannot read, and libc falls back to clone. Any other
 // architecture's system calls (32-bit compatibility, x32) are refused.
-func SeccompFilter() []unix.SockFilter {
+func seccompFilter() []unix.SockFilter {
 	arch := seccompArch()
 	if arch == 0 {
 		return nil
@@ -111,14 +111,14 @@ func SeccompFilter() []unix.SockFilter {
 	return append(p, st(ret, allow))
 }
 
-// Confine applies the in-sandbox confinement to the calling thread (and
+// confine applies the in-sandbox confinement to the calling thread (and
 // to what it executes next): no_new_privs, a Landlock domain scoping
 // abstract Unix sockets and signals to the sandbox (escape classes 17,
 // 19, 22; Landlock ABI 6, Linux 6.12), and the seccomp filter. The
 // caller must hold its OS thread (runtime.LockOSThread) until it execs.
 // A kernel without Landlock scopes is not an error (doctor says so); a
 // filter that cannot be installed is.
-func Confine() (Confinement, error) {
+func confine() (Confinement, error) {
 	c := Confinement{}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return c, fmt.Errorf("confine: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
@@ -140,7 +140,7 @@ func Confine() (Confinement, error) {
 	} else if c.LandlockABI > 0 {
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	filter := SeccompFilter()
+	filter := seccompFilter()
 	if filter == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c, nil
@@ -153,7 +153,7 @@ func Confine() (Confinement, error) {
 	return c, nil
 }
 
-// ProbeConfinement says what [Confine] would apply here, without
+// ProbeConfinement says what [ConfineExec] would apply here, without
 // applying anything.
 func ProbeConfinement() Confinement {
 	c := Confinement{}
@@ -164,7 +164,7 @@ func ProbeConfinement() Confinement {
 	case c.LandlockABI > 0:
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	if SeccompFilter() == nil {
+	if seccompFilter() == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c
 	}
@@ -185,7 +185,7 @@ func landlockABI() (int, string) {
 }
 
 // ConfineExec is `lite-sandbox __confine -- PROGRAM ARGS...`: it applies
-// [Confine] and replaces the process with the program, looked up in
+// confine and replaces the process with the program, looked up in
 // $PATH like a shell would. It returns only on error, with the status a
 // shell would use (126 or 127 for a program that cannot run, 71 when the
 // confinement cannot be applied: fail closed).
@@ -196,7 +196,7 @@ func ConfineExec(argv []string, env []string) (int, error) {
 	// The Landlock domain and the filter belong to this thread; execve
 	// from it hands them to the program.
 	runtime.LockOSThread()
-	if _, err := Confine(); err != nil {
+	if _, err := confine(); err != nil {
 		return exit.Sandbox, err
 	}
 	path := argv[0]

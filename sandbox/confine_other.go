@@ -12,11 +12,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
-// Confine is Linux-only.
-func Confine() (Confinement, error) {
-	return Confinement{}, errors.New("confine: not supported on " + runtime.GOOS)
-}
-
 // ProbeConfinement reports that nothing of the Linux confinement applies.
 func ProbeConfinement() Confinement {
 	na := "not applicable on " + runtime.GOOS

@@ -24,7 +24,7 @@
 // A [Spec] is platform neutral. The builders that turn it into bwrap
 // arguments ([Layout] and [BwrapArgs]) or an SBPL profile
 // ([SeatbeltProfile]) are pure functions in untagged files, so that their
-// golden tests run on every OS; only [Detect], [Find] and [Prepare] differ per
+// golden tests run on every OS; only [Detect] and [Prepare] differ per
 // platform, and on other systems they return [ErrUnsupported].
 //
 // Reads are deny-by-default on both platforms: only system directories,

@@ -44,6 +44,6 @@ func (e *RefusedError) Error() string {
 // Unwrap returns the detection error, if any.
 func (e *RefusedError) Unwrap() error { return e.Err }
 
-// EnvBwrap names the variable that points at the bwrap binary to use,
+// envBwrap names the variable that points at the bwrap binary to use,
 // for a bwrap outside PATH (and for tests that need a missing one).
-const EnvBwrap = "LITE_SANDBOX_BWRAP"
+const envBwrap = "LITE_SANDBOX_BWRAP"

@@ -36,7 +36,7 @@ var bootIDFile = "/proc/sys/kernel/random/boot_id"
 // known before the first command and handled as a missing one: mode
 // auto warns and runs unsandboxed, mode on refuses.
 func Probe() (Backend, error) {
-	b, err := Find()
+	b, err := find()
 	if err != nil {
 		return Backend{}, err
 	}
@@ -52,7 +52,7 @@ func Probe() (Backend, error) {
 
 // Reprobe runs [Detect] and replaces the cache, for doctor.
 func Reprobe() (Backend, error) {
-	b, err := Find()
+	b, err := find()
 	if err != nil {
 		return Backend{}, err
 	}
@@ -121,7 +121,7 @@ func readProbeCache(key, path string) (Backend, error, bool) {
 		if time.Since(time.Unix(at, 0)) > failedProbeTTL {
 			return Backend{}, nil, false
 		}
-		return Backend{}, &ProbeError{Msg: unescapeLine(val)}, true
+		return Backend{}, &probeError{Msg: unescapeLine(val)}, true
 	}
 	return Backend{}, nil, false
 }
@@ -147,11 +147,11 @@ func writeProbeCache(key string, b Backend, perr error) {
 	}
 }
 
-// ProbeError is a failed probe read back from the cache: the message
+// probeError is a failed probe read back from the cache: the message
 // Detect gave when it ran.
-type ProbeError struct{ Msg string }
+type probeError struct{ Msg string }
 
-func (e *ProbeError) Error() string { return e.Msg }
+func (e *probeError) Error() string { return e.Msg }
 
 func escapeLine(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(s)

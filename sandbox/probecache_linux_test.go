@@ -22,7 +22,7 @@ func TestProbeCacheRealBwrap(t *testing.T) {
 	}
 	run := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", run)
-	t.Setenv(EnvBwrap, "")
+	t.Setenv(envBwrap, "")
 	want, err := Detect()
 	if err != nil {
 		t.Skipf("bwrap cannot create a sandbox here: %v", err)

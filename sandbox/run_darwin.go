@@ -76,9 +76,6 @@ func withResolved(s Spec) Spec {
 	return s
 }
 
-// Find is [Detect]: looking is all there is to do on macOS.
-func Find() (Backend, error) { return Detect() }
-
 // Prepare returns the sandbox-exec command line for argv (see command);
 // Done has nothing to release here.
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {

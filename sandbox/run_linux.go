@@ -33,7 +33,7 @@ const probeTimeout = 2 * time.Second
 // containers, a zero max_user_namespaces) are found now rather than on
 // the first command.
 func Detect() (Backend, error) {
-	b, err := Find()
+	b, err := find()
 	if err != nil {
 		return Backend{}, err
 	}
@@ -62,13 +62,13 @@ func Detect() (Backend, error) {
 	return b, nil
 }
 
-// Find locates bwrap without running it: $LITE_SANDBOX_BWRAP when set,
+// find locates bwrap without running it: $LITE_SANDBOX_BWRAP when set,
 // else bwrap on $PATH, else /usr/bin/bwrap. It is what every command
 // pays, so it only looks; a bwrap that cannot build a sandbox still
 // fails closed when it runs (it exits non-zero before the command starts).
 // [Detect] is the thorough check, for doctor and session start.
-func Find() (Backend, error) {
-	p := os.Getenv(EnvBwrap)
+func find() (Backend, error) {
+	p := os.Getenv(envBwrap)
 	if p == "" {
 		var err error
 		if p, err = exec.LookPath("bwrap"); err != nil {

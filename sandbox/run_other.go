@@ -11,9 +11,6 @@ func Detect() (Backend, error) {
 	return Backend{}, ErrUnsupported
 }
 
-// Find always fails with [ErrUnsupported].
-func Find() (Backend, error) { return Backend{}, ErrUnsupported }
-
 // Prepare always fails with [ErrUnsupported].
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 	return nil, ErrUnsupported
