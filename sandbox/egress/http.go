@@ -101,7 +101,7 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 // refuse answers a refusal with 403 and one line naming the host and the
 // policy key, or a dial failure with 502.
 func refuse(w http.ResponseWriter, err error) {
-	var ref *Refusal
+	var ref *refusal
 	if errors.As(err, &ref) {
 		w.Header().Set(ErrorHeader, "blocked-by-lite-sandbox")
 		http.Error(w, fmt.Sprintf("lite-sandbox: network access to %s was refused: %s (policy key %s)", HostPort(ref.Host, ref.Port), ref.Reason, ref.Key), http.StatusForbidden)

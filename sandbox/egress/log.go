@@ -92,9 +92,9 @@ func Explain(refusals []Decision, max int) []string {
 		seen[hp] = true
 		fix := fmt.Sprintf(`to allow: sandbox.allow_domains += ["%s"] in your config, or --allow-domain %s`, d.Host, d.Host)
 		switch d.Key {
-		case KeyDenyDomains:
+		case keyDenyDomains:
 			fix = "to allow: remove it from sandbox.deny_domains"
-		case KeyAllowAddresses:
+		case keyAllowAddresses:
 			fix = fmt.Sprintf(`to allow: sandbox.allow_addresses += ["ADDRESS"] in your config (user file only)`)
 		}
 		out = append(out, fmt.Sprintf("lite-sandbox: network access to %s was refused: %s (%s)", hp, d.Reason, fix))

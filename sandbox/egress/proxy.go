@@ -132,7 +132,7 @@ func (p *Proxy) serveConn(c net.Conn) {
 
 // vet decides on host:port and returns the addresses that may be dialled,
 // in the resolver's order.
-func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []netip.Addr, *Refusal) {
+func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []netip.Addr, *refusal) {
 	name, ref := p.Rules.checkName(host, port)
 	if ref != nil {
 		return name, nil, ref
@@ -145,7 +145,7 @@ func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []ne
 		// looked up, so DNS cannot carry data out either.
 		found, err := p.Resolver.LookupNetIP(ctx, "ip", name)
 		if err != nil || len(found) == 0 {
-			return name, nil, &Refusal{Host: name, Port: port, Key: KeyAllowDomains, Reason: fmt.Sprintf("the name does not resolve (%v)", err)}
+			return name, nil, &refusal{Host: name, Port: port, Key: keyAllowDomains, Reason: fmt.Sprintf("the name does not resolve (%v)", err)}
 		}
 		addrs = found
 	}
@@ -160,7 +160,7 @@ func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []ne
 		ok = append(ok, a)
 	}
 	if len(ok) == 0 {
-		return name, nil, &Refusal{Host: name, Port: port, Key: KeyAllowAddresses, Reason: why}
+		return name, nil, &refusal{Host: name, Port: port, Key: keyAllowAddresses, Reason: why}
 	}
 	return name, ok, nil
 }

@@ -25,9 +25,9 @@ import (
 // The policy keys a refusal names, so that the explanation says what to
 // change.
 const (
-	KeyAllowDomains   = "sandbox.allow_domains"
-	KeyDenyDomains    = "sandbox.deny_domains"
-	KeyAllowAddresses = "sandbox.allow_addresses"
+	keyAllowDomains   = "sandbox.allow_domains"
+	keyDenyDomains    = "sandbox.deny_domains"
+	keyAllowAddresses = "sandbox.allow_addresses"
 )
 
 // Rules decide which targets the proxy may reach.
@@ -55,7 +55,7 @@ func NewRules(allow, deny, addrs []string) (*Rules, error) {
 		key string
 		src []string
 		dst *[]string
-	}{{KeyAllowDomains, allow, &r.allow}, {KeyDenyDomains, deny, &r.deny}} {
+	}{{keyAllowDomains, allow, &r.allow}, {keyDenyDomains, deny, &r.deny}} {
 		for _, v := range list.src {
 			n, err := CheckPattern(v)
 			if err != nil {
@@ -67,7 +67,7 @@ func NewRules(allow, deny, addrs []string) (*Rules, error) {
 	for _, v := range addrs {
 		a, err := parseAddrRule(v)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", KeyAllowAddresses, err)
+			return nil, fmt.Errorf("%s: %w", keyAllowAddresses, err)
 		}
 		r.addrs = append(r.addrs, a)
 	}
@@ -81,7 +81,7 @@ func CheckPattern(v string) (string, error) {
 		return a.Unmap().String(), nil
 	}
 	name, wild := strings.CutPrefix(v, "*.")
-	n, err := Normalize(name)
+	n, err := normalize(name)
 	if err != nil || strings.Contains(n, "*") || !strings.Contains(n, ".") && n != "localhost" {
 		return "", fmt.Errorf("%q is not a domain name, *.domain or IP address", v)
 	}
@@ -112,13 +112,13 @@ func parseAddrRule(v string) (addrRule, error) {
 	return addrRule{}, fmt.Errorf("%q is not an IP address, prefix or address:port", v)
 }
 
-// Normalize turns a host name into the form the rules compare: lower
+// normalize turns a host name into the form the rules compare: lower
 // case, without a trailing dot. Only ASCII letters, digits, '-', '_',
 // '.' (and ':' of an IPv6 literal) pass: clients send internationalised
 // names as A-labels (xn--...), and refusing anything else means a
 // Unicode look-alike can neither match an allowed name nor dodge a
 // denied one, without a Unicode table dependency (golang.org/x/text).
-func Normalize(host string) (string, error) {
+func normalize(host string) (string, error) {
 	h := strings.TrimSuffix(strings.ToLower(host), ".")
 	if h == "" {
 		return "", errors.New("empty host name")
@@ -148,16 +148,16 @@ func match(patterns []string, name string) bool {
 	return false
 }
 
-// Refusal says why a target was refused and which policy key would let
+// refusal says why a target was refused and which policy key would let
 // it through.
-type Refusal struct {
+type refusal struct {
 	Host   string // as the client named it, normalised
 	Port   uint16
 	Key    string // one of the Key constants
 	Reason string
 }
 
-func (r *Refusal) Error() string {
+func (r *refusal) Error() string {
 	return fmt.Sprintf("%s: %s", HostPort(r.Host, r.Port), r.Reason)
 }
 
@@ -170,26 +170,26 @@ func HostPort(host string, port uint16) string {
 }
 
 // checkName decides on a host name (or IP literal) before any lookup.
-func (r *Rules) checkName(host string, port uint16) (string, *Refusal) {
-	n, err := Normalize(strings.Trim(host, "[]"))
+func (r *Rules) checkName(host string, port uint16) (string, *refusal) {
+	n, err := normalize(strings.Trim(host, "[]"))
 	if err == nil && strings.Contains(n, "*") {
 		err = fmt.Errorf("host %q: a pattern is not a host", host)
 	}
 	if err != nil {
-		return "", &Refusal{Host: host, Port: port, Key: KeyAllowDomains, Reason: err.Error()}
+		return "", &refusal{Host: host, Port: port, Key: keyAllowDomains, Reason: err.Error()}
 	}
 	if a, err := netip.ParseAddr(n); err == nil {
 		n = a.Unmap().String()
 		if !match(r.allow, n) {
-			return n, &Refusal{Host: n, Port: port, Key: KeyAllowDomains, Reason: "an IP address is reached only when sandbox.allow_domains names it"}
+			return n, &refusal{Host: n, Port: port, Key: keyAllowDomains, Reason: "an IP address is reached only when sandbox.allow_domains names it"}
 		}
 		return n, nil
 	}
 	if match(r.deny, n) {
-		return n, &Refusal{Host: n, Port: port, Key: KeyDenyDomains, Reason: "the domain is in sandbox.deny_domains"}
+		return n, &refusal{Host: n, Port: port, Key: keyDenyDomains, Reason: "the domain is in sandbox.deny_domains"}
 	}
 	if !match(r.allow, n) {
-		return n, &Refusal{Host: n, Port: port, Key: KeyAllowDomains, Reason: "the domain is not in sandbox.allow_domains"}
+		return n, &refusal{Host: n, Port: port, Key: keyAllowDomains, Reason: "the domain is not in sandbox.allow_domains"}
 	}
 	return n, nil
 }

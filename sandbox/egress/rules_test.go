@@ -21,20 +21,20 @@ func TestCheckName(t *testing.T) {
 	}{
 		{"example.com", ""},
 		{"EXAMPLE.com.", ""},
-		{"www.example.com", KeyAllowDomains}, // a bare name is that name only
+		{"www.example.com", keyAllowDomains}, // a bare name is that name only
 		{"a.example.org", ""},
 		{"a.b.example.org", ""},
-		{"example.org", KeyAllowDomains}, // *. is below the name, not the name
-		{"bad.example.org", KeyDenyDomains},
+		{"example.org", keyAllowDomains}, // *. is below the name, not the name
+		{"bad.example.org", keyDenyDomains},
 		{"registry.npmjs.org", ""},
-		{"evilexample.com", KeyAllowDomains},
-		{"example.com.evil.net", KeyAllowDomains},
+		{"evilexample.com", keyAllowDomains},
+		{"example.com.evil.net", keyAllowDomains},
 		{"192.0.2.7", ""},
-		{"192.0.2.8", KeyAllowDomains},
+		{"192.0.2.8", keyAllowDomains},
 		{"[::ffff:192.0.2.7]", ""},
-		{"ex\u0430mple.com", KeyAllowDomains}, // Cyrillic a
-		{"*.example.org", KeyAllowDomains},
-		{"", KeyAllowDomains},
+		{"ex\u0430mple.com", keyAllowDomains}, // Cyrillic a
+		{"*.example.org", keyAllowDomains},
+		{"", keyAllowDomains},
 	} {
 		_, ref := r.checkName(tc.host, 443)
 		got := ""
@@ -89,7 +89,7 @@ func TestVetAddresses(t *testing.T) {
 	p.init()
 	p.own[netip.MustParseAddr("192.0.2.99")] = true
 	for i, n := range names {
-		if _, _, ref := p.vet(context.Background(), n, 80); ref == nil || ref.Key != KeyAllowAddresses {
+		if _, _, ref := p.vet(context.Background(), n, 80); ref == nil || ref.Key != keyAllowAddresses {
 			t.Errorf("%s (%v): not refused by address: %v", n, res[n][0], ref)
 		}
 		_ = i

@@ -54,7 +54,7 @@ func (p *Proxy) serveSOCKS(c net.Conn) {
 	up, err := p.dialChecked(context.Background(), target, "socks5")
 	if err != nil {
 		rep := byte(repHostUnreach)
-		var ref *Refusal
+		var ref *refusal
 		if errors.As(err, &ref) {
 			rep = repNotAllowed
 		}
