@@ -66,7 +66,7 @@ func Dir(getenv func(string) string) (string, error) {
 // Append adds r to the log in dir with a single write on a descriptor
 // opened with O_APPEND, under the log's lock, so that records of
 // concurrent shims never interleave; it rotates the log by size (see
-// [MaxBytes]).
+// maxBytes).
 func Append(dir string, r Record) error {
 	if len(r.Command) > maxCommand {
 		r.Command = r.Command[:maxCommand] + "…"

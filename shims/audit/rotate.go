@@ -18,22 +18,22 @@ import (
 // file, and one would lose the other's rotation. Every append and every
 // rotation therefore happens under an exclusive flock on a lock file
 // beside the log: a record is one write on an O_APPEND descriptor, and
-// the writer that takes the log over MaxBytes renames the files before
+// the writer that takes the log over maxBytes renames the files before
 // it lets go of the lock, so no writer ever writes into a file being
 // renamed, and no record is lost or torn.
 var (
-	// MaxBytes is the size past which the log is rotated.
-	MaxBytes int64 = 8 << 20
-	// Keep is how many rotated files (audit.jsonl.1 newest ... .Keep
-	// oldest) are kept beside the current one.
-	Keep = 3
+	// maxBytes is the size past which the log is rotated.
+	maxBytes int64 = 8 << 20
+	// keepRotated is how many rotated files (audit.jsonl.1 newest ...
+	// .keepRotated oldest) are kept beside the current one.
+	keepRotated = 3
 )
 
 // lockName is the lock file in the log's directory.
 const lockName = "audit.lock"
 
 // appendRecord writes one encoded record (a whole line) to the log in
-// dir, rotating it when it has grown past MaxBytes.
+// dir, rotating it when it has grown past maxBytes.
 func appendRecord(dir string, line []byte) error {
 	lock, err := openCreate(dir, lockName, os.O_RDWR)
 	if err != nil {
@@ -58,7 +58,7 @@ func appendRecord(dir string, line []byte) error {
 	if err != nil {
 		return err
 	}
-	if size >= MaxBytes {
+	if size >= maxBytes {
 		return rotate(dir)
 	}
 	return nil
@@ -67,7 +67,7 @@ func appendRecord(dir string, line []byte) error {
 // rotate shifts audit.jsonl to audit.jsonl.1, .1 to .2 and so on,
 // dropping the oldest. The caller holds the lock.
 func rotate(dir string) error {
-	keep := max(Keep, 1)
+	keep := max(keepRotated, 1)
 	base := filepath.Join(dir, FileName)
 	os.Remove(base + "." + strconv.Itoa(keep))
 	for i := keep - 1; i >= 1; i-- {
@@ -98,7 +98,7 @@ func openCreate(dir, name string, flag int) (*os.File, error) {
 func Files(dir string) []string {
 	var out []string
 	base := filepath.Join(dir, FileName)
-	for i := max(Keep, 1) + 1; i >= 1; i-- {
+	for i := max(keepRotated, 1) + 1; i >= 1; i-- {
 		if fi, err := os.Stat(base + "." + strconv.Itoa(i)); err == nil && fi.Mode().IsRegular() {
 			out = append(out, base+"."+strconv.Itoa(i))
 		}

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("AUDIT_TEST_WRITER_DIR"); dir != "" {
 		id, _ := strconv.Atoi(os.Getenv("AUDIT_TEST_WRITER_ID"))
 		n, _ := strconv.Atoi(os.Getenv("AUDIT_TEST_WRITER_N"))
-		MaxBytes, Keep = 16<<10, 1000
+		maxBytes, keepRotated = 16<<10, 1000
 		pad := strings.Repeat("y", 100+id*7)
 		for i := range n {
 			r := Record{Time: time.Now(), Workspace: "/w", Command: fmt.Sprintf("writer=%d seq=%d %s", id, i, pad),
@@ -63,9 +63,9 @@ func TestRotateUnderLoad(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	old := Keep
-	Keep = 1000
-	defer func() { Keep = old }()
+	old := keepRotated
+	keepRotated = 1000
+	defer func() { keepRotated = old }()
 	files := Files(dir)
 	if len(files) < 10 {
 		t.Fatalf("only %d files: the log did not rotate", len(files))
@@ -107,13 +107,13 @@ func TestRotateUnderLoad(t *testing.T) {
 	}
 }
 
-// TestRotateKeepsAFew: only Keep rotated files stay, and Read reads
+// TestRotateKeepsAFew: only keepRotated rotated files stay, and Read reads
 // them oldest first, then the current file.
 func TestRotateKeepsAFew(t *testing.T) {
 	dir := t.TempDir()
-	oldMax, oldKeep := MaxBytes, Keep
-	MaxBytes, Keep = 200, 2
-	defer func() { MaxBytes, Keep = oldMax, oldKeep }()
+	oldMax, oldKeep := maxBytes, keepRotated
+	maxBytes, keepRotated = 200, 2
+	defer func() { maxBytes, keepRotated = oldMax, oldKeep }()
 	for i := range 20 {
 		if err := Append(dir, Record{Workspace: "/w", Command: fmt.Sprintf("c%02d %s", i, strings.Repeat("z", 150))}); err != nil {
 			t.Fatal(err)
