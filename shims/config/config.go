@@ -148,7 +148,7 @@ func attach(dir, cwd string, getenv func(string) string) (*Config, error) {
 // session's policy was checked (its rules' examples) when the launcher
 // froze it, so it is only compiled.
 func (c *Config) Validator() (*validator.Validator, error) {
-	env := validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Tmpdir: Tmpdir(c.Mode, c.Getenv),
+	env := validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Tmpdir: tmpdir(c.Mode, c.Getenv),
 		Unsandboxed: c.Session == nil && Unsandboxed(c.Mode)}
 	if c.Session != nil {
 		v, err := validator.NewChecked(c.Policy, env)

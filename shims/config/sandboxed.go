@@ -35,10 +35,10 @@ func Unsandboxed(m policy.Mode) bool {
 // is a private tmpfs: the host's TMPDIR is not mounted there.
 const sandboxTmp = "/tmp"
 
-// Tmpdir is what $TMPDIR holds for a command in mode m, so that the
+// tmpdir is what $TMPDIR holds for a command in mode m, so that the
 // validator can judge "$TMPDIR/cache" as the path it is ("" when
 // unknown).
-func Tmpdir(m policy.Mode, getenv func(string) string) string {
+func tmpdir(m policy.Mode, getenv func(string) string) string {
 	if runtime.GOOS == "linux" && m != policy.ModeOff {
 		return sandboxTmp
 	}
@@ -52,7 +52,7 @@ func Tmpdir(m policy.Mode, getenv func(string) string) string {
 }
 
 // WithTmpdir sets TMPDIR in a command's environment to what the
-// validator assumed (see [Tmpdir]).
+// validator assumed (see tmpdir).
 func WithTmpdir(env []string, m policy.Mode) []string {
 	if runtime.GOOS != "linux" || m == policy.ModeOff {
 		return env
