@@ -31,7 +31,7 @@ func TestAgentWrite(t *testing.T) {
 	}
 
 	ws := t.TempDir()
-	write(t, ws, ProjectFile, "[agent]\nwrite = [\"~/.bashrc\"]\n")
+	write(t, ws, projectFile, "[agent]\nwrite = [\"~/.bashrc\"]\n")
 	if _, err := Load(Options{UserFile: user, Workspace: ws, Getenv: noenv}); err == nil || !strings.Contains(err.Error(), "agent.write: a project file may only tighten") {
 		t.Errorf("project agent.write: err = %v", err)
 	}

@@ -21,16 +21,16 @@ func (s Sandbox) FilterEnv(env []string) []string {
 		if !ok || name == "" {
 			continue
 		}
-		if s.EnvAllowed(name) {
+		if s.envAllowed(name) {
 			out = append(out, kv)
 		}
 	}
 	return out
 }
 
-// EnvAllowed tells whether a variable of this name passes into the
+// envAllowed tells whether a variable of this name passes into the
 // sandbox.
-func (s Sandbox) EnvAllowed(name string) bool {
+func (s Sandbox) envAllowed(name string) bool {
 	if slices.Contains(s.Env, name) {
 		return true
 	}

@@ -22,12 +22,12 @@ import (
 //go:embed default.toml
 var defaultTOML []byte
 
-// DefaultSource names the embedded default policy in Sources and errors.
-const DefaultSource = "(built-in default)"
+// defaultSource names the embedded default policy in Sources and errors.
+const defaultSource = "(built-in default)"
 
-// ProjectFile is the name of the optional per-project policy file in the
+// projectFile is the name of the optional per-project policy file in the
 // workspace. It may only tighten the policy.
-const ProjectFile = ".lite-sandbox.toml"
+const projectFile = ".lite-sandbox.toml"
 
 // DefaultTOML returns the embedded default policy text.
 func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
@@ -35,7 +35,7 @@ func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
 // Default returns the embedded default policy.
 func Default() *Policy {
 	p := &Policy{}
-	if err := p.merge(DefaultSource, defaultTOML, false); err != nil {
+	if err := p.merge(defaultSource, defaultTOML, false); err != nil {
 		panic(fmt.Sprintf("bug: embedded default policy: %v", err))
 	}
 	return p
@@ -80,9 +80,9 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
 }
 
-// UserFilePath returns the user's policy file and whether it was named
+// userFilePath returns the user's policy file and whether it was named
 // explicitly (so that its absence is an error).
-func UserFilePath(o Options) (string, bool) {
+func userFilePath(o Options) (string, bool) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -108,13 +108,13 @@ func UserFilePath(o Options) (string, bool) {
 // file. Any error means that nothing may run.
 func Load(o Options) (*Policy, error) {
 	p := Default()
-	if path, explicit := UserFilePath(o); path != "" {
+	if path, explicit := userFilePath(o); path != "" {
 		if err := p.mergeFile(path, !explicit, false); err != nil {
 			return nil, err
 		}
 	}
 	if o.Workspace != "" {
-		if err := p.mergeFile(filepath.Join(o.Workspace, ProjectFile), true, true); err != nil {
+		if err := p.mergeFile(filepath.Join(o.Workspace, projectFile), true, true); err != nil {
 			return nil, err
 		}
 	}
@@ -327,7 +327,7 @@ func (p *Policy) applyProtect(l *layer, project bool, loosen func(key, why strin
 		}
 		p.Sandbox.Unprotect = appendNew(p.Sandbox.Unprotect, l.Sandbox.Unprotect...)
 		p.Sandbox.Protect = slices.DeleteFunc(p.Sandbox.Protect, func(v string) bool {
-			return slices.ContainsFunc(l.Sandbox.Unprotect, func(u string) bool { return SameRel(u, v) })
+			return slices.ContainsFunc(l.Sandbox.Unprotect, func(u string) bool { return sameRel(u, v) })
 		})
 	}
 	return nil
@@ -452,9 +452,9 @@ func checkRelPath(key, v string) error {
 	return nil
 }
 
-// SameRel reports whether two workspace-relative protect entries name the
+// sameRel reports whether two workspace-relative protect entries name the
 // same path (a trailing "/" only says what kind of placeholder to make).
-func SameRel(a, b string) bool {
+func sameRel(a, b string) bool {
 	return path.Clean(a) == path.Clean(b)
 }
 

@@ -81,7 +81,7 @@ reason = "Destroys infrastructure."
 match = ["terraform destroy"]
 `)
 	ws := t.TempDir()
-	write(t, ws, ProjectFile, `
+	write(t, ws, projectFile, `
 [sandbox]
 network = "off"
 deny = ["/srv/data"]
@@ -125,7 +125,7 @@ reason = "Deploys to production."
 	if tf == nil || deploy == nil {
 		t.Errorf("added rules missing: %v %v", tf, deploy)
 	}
-	want := []string{DefaultSource, user, filepath.Join(ws, ProjectFile)}
+	want := []string{defaultSource, user, filepath.Join(ws, projectFile)}
 	if !slices.Equal(p.Sources, want) {
 		t.Errorf("sources = %v, want %v", p.Sources, want)
 	}
@@ -178,7 +178,7 @@ func TestBadFiles(t *testing.T) {
 			dir := t.TempDir()
 			var err error
 			if tc.project {
-				write(t, dir, ProjectFile, tc.text)
+				write(t, dir, projectFile, tc.text)
 				_, err = Load(Options{Workspace: dir, Getenv: noenv})
 			} else {
 				f := write(t, dir, "c.toml", tc.text)
@@ -203,7 +203,7 @@ func TestBadFiles(t *testing.T) {
 
 func TestProjectMayTighten(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, ProjectFile, "[sandbox]\nmode = \"on\"\nnetwork = \"off\"\n[shell]\nmax_depth = 2\ndeny_env = [\"FOO\"]\n")
+	write(t, dir, projectFile, "[sandbox]\nmode = \"on\"\nnetwork = \"off\"\n[shell]\nmax_depth = 2\ndeny_env = [\"FOO\"]\n")
 	p, err := Load(Options{Workspace: dir, Getenv: noenv})
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +249,7 @@ func TestProtectLayers(t *testing.T) {
 	dir := t.TempDir()
 	user := write(t, dir, "user.toml", "[sandbox]\nunprotect = [\".envrc\", \".vscode\"]\ncaches = [\"~/.cache/bazel\"]\n")
 	ws := t.TempDir()
-	write(t, ws, ProjectFile, "[sandbox]\nprotect = [\".husky/\", \"scripts/deploy.sh\"]\n")
+	write(t, ws, projectFile, "[sandbox]\nprotect = [\".husky/\", \"scripts/deploy.sh\"]\n")
 	p, err := Load(Options{UserFile: user, Workspace: ws, Getenv: noenv})
 	if err != nil {
 		t.Fatal(err)
@@ -290,7 +290,7 @@ func TestProtectLayers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := t.TempDir()
-			write(t, ws, ProjectFile, tc.text)
+			write(t, ws, projectFile, tc.text)
 			_, err := Load(Options{Workspace: ws, Getenv: noenv})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)

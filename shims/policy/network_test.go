@@ -34,7 +34,7 @@ func TestNetworkLayers(t *testing.T) {
 			dir := t.TempDir()
 			o := Options{Workspace: dir, Getenv: noenv, UserFile: write(t, dir, "user.toml", tc.user)}
 			if tc.project != "" {
-				write(t, dir, ProjectFile, tc.project)
+				write(t, dir, projectFile, tc.project)
 			}
 			p, err := Load(o)
 			if tc.want != "" {
