@@ -14,7 +14,7 @@ import (
 func BenchmarkNew(b *testing.B) {
 	p := policy.Default()
 	for b.Loop() {
-		if _, err := New(p, RuleExampleEnv()); err != nil {
+		if _, err := New(p, ruleExampleEnv()); err != nil {
 			b.Fatal(err)
 		}
 	}

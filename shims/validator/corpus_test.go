@@ -65,7 +65,7 @@ var classLine = regexp.MustCompile(`(?m)^# class (\d+):`)
 
 // corpusEnv is the environment of every corpus case.
 func corpusEnv(cwd string) Env {
-	e := RuleExampleEnv()
+	e := ruleExampleEnv()
 	if cwd != "" {
 		e.Cwd = cwd
 	}

@@ -61,8 +61,8 @@
 // # Rule examples
 //
 // Every rule's match and not_match examples are checked by [New], with the
-// rule's own policy and [RuleExampleEnv]. In an example, the text
-// ${workspace} is replaced by that environment's workspace (/work/ws)
-// before the example is checked. An example matches when [Validator.Check]
+// rule's own policy, in a fixed environment (workspace and cwd /work/ws,
+// home /home/user, TMPDIR /tmp). In an example, the text ${workspace} is
+// replaced by that workspace (/work/ws) before the example is checked. An example matches when [Validator.Check]
 // returns the rule's id.
 package validator

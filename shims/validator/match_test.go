@@ -163,7 +163,7 @@ func TestScanSub(t *testing.T) {
 func TestRulePaths(t *testing.T) {
 	pr := &policy.Rule{ID: "t", Decision: policy.Deny, Command: "rm", Reason: "r",
 		Paths: []string{"/", "~", "${workspace}"}}
-	r, err := compileRule(pr, RuleExampleEnv())
+	r, err := compileRule(pr, ruleExampleEnv())
 	if err != nil {
 		t.Fatal(err)
 	}

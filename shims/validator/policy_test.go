@@ -16,7 +16,7 @@ import (
 // example, so a failure names it), and that New accepts the policy.
 func TestDefaultPolicyExamples(t *testing.T) {
 	p := policy.Default()
-	env := RuleExampleEnv()
+	env := ruleExampleEnv()
 	v, err := compile(p, env)
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestCheckArgv(t *testing.T) {
 // example environment.
 func defaultValidator(t testing.TB) *Validator {
 	t.Helper()
-	v, err := compile(policy.Default(), RuleExampleEnv())
+	v, err := compile(policy.Default(), ruleExampleEnv())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,10 +29,10 @@ type Env struct {
 	Unsandboxed bool
 }
 
-// RuleExampleEnv returns the environment in which [New] checks the match
+// ruleExampleEnv returns the environment in which [New] checks the match
 // and not_match examples of every rule. The text ${workspace} in an
 // example is replaced by its Workspace before the example is checked.
-func RuleExampleEnv() Env {
+func ruleExampleEnv() Env {
 	return Env{Workspace: "/work/ws", Home: "/home/user", Cwd: "/work/ws", Tmpdir: "/tmp"}
 }
 
@@ -109,8 +109,8 @@ type Validator struct {
 // defaultMaxDepth applies when the policy leaves shell.max_depth unset.
 const defaultMaxDepth = 8
 
-// New compiles p for env and checks every rule's examples (see
-// [RuleExampleEnv]). A failing example is reported as an [*ExampleError]
+// New compiles p for env and checks every rule's examples (in the fixed
+// environment of the package documentation). A failing example is reported as an [*ExampleError]
 // (several are joined with [errors.Join]); invalid globs, flags or paths
 // in a rule are errors too.
 func New(p *policy.Policy, env Env) (*Validator, error) {
@@ -198,9 +198,9 @@ func cleanOrEmpty(p string) string {
 	return path.Clean(p)
 }
 
-// checkExamples runs every rule's examples against p in RuleExampleEnv.
+// checkExamples runs every rule's examples against p in ruleExampleEnv.
 func checkExamples(p *policy.Policy) error {
-	env := RuleExampleEnv()
+	env := ruleExampleEnv()
 	v, err := compile(p, env)
 	if err != nil {
 		return err
@@ -222,7 +222,7 @@ func checkExamples(p *policy.Policy) error {
 }
 
 // expandExample replaces ${workspace} in a rule example by the workspace
-// of env, as documented on [RuleExampleEnv].
+// of env, as documented on ruleExampleEnv.
 func expandExample(ex string, env Env) string {
 	return strings.ReplaceAll(ex, "${workspace}", env.Workspace)
 }
