@@ -126,13 +126,6 @@ func (s *Server) Saw(sub string) bool {
 	return false
 }
 
-// Bodies returns every request body so far.
-func (s *Server) Bodies() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.bodies...)
-}
-
 // Requests returns "METHOD PATH" of every request so far.
 func (s *Server) Requests() []string {
 	s.mu.Lock()
