@@ -42,6 +42,19 @@ const maxLinks = 40
 // realpath(3), through fsys. It fails with an error wrapping
 // fs.ErrNotExist when p or a link target is missing.
 func realPath(fsys FS, p string) (string, error) {
+	r, err := resolve(fsys, p, false)
+	if errors.Is(err, errLinkLoop) {
+		return "", fmt.Errorf("resolve %s: %w", p, err)
+	}
+	return r, err
+}
+
+// errLinkLoop is resolve's error past maxLinks links.
+var errLinkLoop = errors.New("too many levels of symbolic links")
+
+// resolve is realPath and, with forWrite, resolveForWrite: one walk over
+// the components of p that follows every link, as the kernel does.
+func resolve(fsys FS, p string, forWrite bool) (string, error) {
 	links := 0
 	resolved := "/"
 	rest := strings.TrimLeft(p, "/")
@@ -58,15 +71,17 @@ func realPath(fsys FS, p string) (string, error) {
 		next := path.Join(resolved, comp)
 		fi, err := fsys.Lstat(next)
 		if err != nil {
+			if forWrite && missing(err) {
+				return path.Join(next, rest), nil
+			}
 			return "", err
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			resolved = next
 			continue
 		}
-		links++
-		if links > maxLinks {
-			return "", fmt.Errorf("resolve %s: too many levels of symbolic links", p)
+		if links++; links > maxLinks {
+			return "", errLinkLoop
 		}
 		target, err := fsys.Readlink(next)
 		if err != nil {

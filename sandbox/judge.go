@@ -5,7 +5,6 @@ package sandbox
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -170,47 +169,7 @@ func (j PathJudge) rel(p string) string {
 // lexically (nothing below a missing directory can be a link), and a
 // dangling final link resolves to its target.
 func resolveForWrite(fsys FS, p string) (string, error) {
-	links := 0
-	resolved := "/"
-	rest := strings.TrimLeft(p, "/")
-	for rest != "" {
-		var comp string
-		comp, rest, _ = strings.Cut(rest, "/")
-		switch comp {
-		case "", ".":
-			continue
-		case "..":
-			resolved = path.Dir(resolved)
-			continue
-		}
-		next := path.Join(resolved, comp)
-		fi, err := fsys.Lstat(next)
-		if err != nil {
-			if !missing(err) {
-				return "", err
-			}
-			return path.Join(next, rest), nil
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			resolved = next
-			continue
-		}
-		if links++; links > maxLinks {
-			return "", fmt.Errorf("too many levels of symbolic links")
-		}
-		target, err := fsys.Readlink(next)
-		if err != nil {
-			return "", err
-		}
-		if strings.HasPrefix(target, "/") {
-			resolved = "/"
-		}
-		if rest != "" {
-			target += "/" + rest
-		}
-		rest = strings.TrimLeft(target, "/")
-	}
-	return resolved, nil
+	return resolve(fsys, p, true)
 }
 
 // printable shows a path in a reason line: as it is, or quoted when it
