@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/cachedir"
 )
 
 // The agents' CLIs are Node programs (or Node launchers of a native
@@ -23,15 +25,11 @@ import (
 
 // versionCacheFile is where cached versions live, private to the user.
 func versionCacheFile() string {
-	dir := os.Getenv("XDG_CACHE_HOME")
+	dir := cachedir.Dir()
 	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".cache")
+		return ""
 	}
-	return filepath.Join(dir, "lite-sandbox", "versions.json")
+	return filepath.Join(dir, "versions.json")
 }
 
 // binaryIdentity is the cache key of the program at p (as found on PATH),

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/cachedir"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
@@ -52,16 +53,12 @@ func examplesStamp(p *policy.Policy) string {
 	if err != nil {
 		return ""
 	}
-	dir := os.Getenv("XDG_CACHE_HOME")
+	dir := cachedir.Dir()
 	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".cache")
+		return ""
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", exe, fi.Size(), fi.ModTime().UnixNano())
 	h.Write(data)
-	return filepath.Join(dir, "lite-sandbox", "checked", hex.EncodeToString(h.Sum(nil))[:32])
+	return filepath.Join(dir, "checked", hex.EncodeToString(h.Sum(nil))[:32])
 }
