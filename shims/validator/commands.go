@@ -3,9 +3,7 @@
 
 package validator
 
-import (
-	"mvdan.cc/sh/v3/syntax"
-)
+import "mvdan.cc/sh/v3/syntax"
 
 // command walks one command node. The default case fails closed.
 func (c *checker) command(cmd syntax.Command, sc *scope, in stdin) {

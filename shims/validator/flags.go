@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 )
 
+// anyFlag reports whether one of specs is among the flags of s (the
+// tokens before "--").
 func anyFlag(specs []flagSpec, s *argScan) bool {
 	for _, f := range specs {
 		if flagPresent(f, s.args[:s.end]) {
