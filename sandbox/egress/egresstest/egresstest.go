@@ -29,6 +29,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
@@ -43,7 +44,7 @@ func Dispatch() {
 		env, err := egress.StartBridge(exe, os.Environ())
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "confine:", err)
-			os.Exit(71)
+			os.Exit(exit.Sandbox)
 		}
 		code, err := sandbox.ConfineExec(a[3:], env)
 		fmt.Fprintln(os.Stderr, "confine:", err)
@@ -51,7 +52,7 @@ func Dispatch() {
 	}
 	if len(a) == 3 && a[1] == egress.BridgeCommand {
 		fmt.Fprintln(os.Stderr, "bridge:", egress.ServeBridge(a[2]))
-		os.Exit(1)
+		os.Exit(exit.Failed)
 	}
 }
 
