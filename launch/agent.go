@@ -139,7 +139,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		if err := os.MkdirAll(filepath.Join(d, filepath.Dir(contract.ShimPath)), 0o700); err != nil {
 			return -1, fmt.Errorf("launch: %w", err)
 		}
-		if err := os.Symlink(exe, filepath.Join(d, contract.ShimPath)); err != nil {
+		if err := os.Symlink(contract.FindShimBinary(exe), filepath.Join(d, contract.ShimPath)); err != nil {
 			return -1, fmt.Errorf("launch: %w", err)
 		}
 		info.Dir = d

@@ -6,6 +6,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,11 +63,11 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		Command: spec,
 		Tmp:     filepath.Join(info.Dir, RingTmp),
 		Session: info.Dir,
-		Exe:     info.Exe,
+		Exe:     contract.FindShimBinary(info.Exe),
 		// The ring's private /tmp hides the host's: what the agent runs
 		// from there stays visible, and so does a home below /tmp (CI
 		// containers, tests), read-only like the rest of the host.
-		Read: []string{info.Exe, info.Home},
+		Read: []string{info.Exe, contract.FindShimBinary(info.Exe), info.Home},
 		// Other sessions' sockets and policies.
 		Hide:   []string{filepath.Dir(info.Dir)},
 		Shells: sandbox.HostShells(),

@@ -119,7 +119,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if err := os.Mkdir(filepath.Join(dir, filepath.Dir(contract.ShimPath)), contract.DirMode); err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	if err := os.Symlink(exe, contract.Shim(dir)); err != nil {
+	if err := os.Symlink(contract.FindShimBinary(exe), contract.Shim(dir)); err != nil {
 		return nil, fmt.Errorf("session: shim link: %w", err)
 	}
 	if s.log, err = os.OpenFile(filepath.Join(dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {

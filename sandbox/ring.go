@@ -45,7 +45,8 @@ type RingSpec struct {
 	// SessionWrite lists directories below Session the agent writes
 	// (Pi's per-session agent dir, Crush's -D dir).
 	SessionWrite []string
-	// Exe is the lite-sandbox binary, bound read-only over every Shells
+	// Exe is the shim (the bundled lite-sandbox-shim, or lite-sandbox
+	// itself), bound read-only over every Shells
 	// path so that whatever the agent runs through a shell reaches the
 	// shim.
 	Exe string

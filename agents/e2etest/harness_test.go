@@ -34,7 +34,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "lite-sandbox")
-	cmd := exec.Command("go", "build", "-o", binary, "github.com/lite-sandbox/lite-sandbox/cmd/lite-sandbox")
+	// Both binaries, as scripts/install installs them: launch links the
+	// sessions' shells (and the ring's) to the shim binary beside it.
+	cmd := exec.Command("go", "build", "-o", dir+"/", "github.com/lite-sandbox/lite-sandbox/cmd/lite-sandbox", "github.com/lite-sandbox/lite-sandbox/cmd/lite-sandbox-shim")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {

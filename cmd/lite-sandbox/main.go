@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -20,8 +19,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/worker"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
-	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -49,14 +46,6 @@ func main() {
 	os.Exit(Main(os.Args, os.Stdout, os.Stderr))
 }
 
-// isShimName tells whether the binary was started under a shell's name
-// (sh, bash, dash, zsh, ksh, mksh, ash, rbash, or any name containing
-// "bash"), as agents do when SHELL or CLAUDE_CODE_SHELL points at a link
-// to it and as every shell is inside the agent ring.
-func isShimName(argv0 string) bool {
-	return shims.IsShellName(argv0) || strings.HasPrefix(filepath.Base(argv0), "lite-sandbox-shim")
-}
-
 // Main runs the program and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
 	// The session's worker, inside the sandbox: dispatched before
@@ -66,25 +55,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox
 	}
-	// Inside the sandbox, before the command: confine, then exec.
-	if len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--" {
-		// network = "allow": the bridge to the proxy starts first.
-		env, err := startBridge(os.Environ())
-		if err != nil {
-			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
-			return exit.Sandbox
-		}
-		code, err := sandbox.ConfineExec(args[3:], env)
-		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+	// The per-command path (the in-sandbox steps, the shim under a
+	// shell's name), shared with the bundled shim binary.
+	if code, ok := shims.Dispatch(args, stderr); ok {
 		return code
-	}
-	if len(args) == 3 && args[1] == egress.BridgeCommand {
-		err := egress.ServeBridge(args[2])
-		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
-		return exit.Sandbox
-	}
-	if len(args) > 0 && isShimName(args[0]) {
-		return exitCode(runShim(args[0], args[1:], "", stderr), stderr)
 	}
 	var cli CLI
 	parser, err := kong.New(&cli,
@@ -137,26 +111,11 @@ type stdio struct {
 
 // exitCode prints an error (one paragraph) and maps it to a status.
 func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	var ee *exit.Error
-	if errors.As(err, &ee) {
-		if ee.Err != nil {
-			msg := ee.Err.Error()
-			if !strings.HasPrefix(msg, "lite-sandbox") {
-				msg = "lite-sandbox: " + msg
-			}
-			fmt.Fprintln(stderr, msg)
-		}
-		return ee.Code
-	}
 	var st silentStatus
 	if errors.As(err, &st) {
 		return int(st)
 	}
-	fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
-	return exit.Failed
+	return shims.ExitStatus(err, stderr)
 }
 
 // silentStatus is an exit status whose message was already printed.

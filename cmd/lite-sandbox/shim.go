@@ -4,10 +4,9 @@
 package main
 
 import (
-	"io"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 
 	"github.com/lite-sandbox/lite-sandbox/shims"
-	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // ShimCmd is `lite-sandbox shim -c CMD`: the same as running the binary
@@ -18,18 +17,5 @@ type ShimCmd struct {
 
 // Run judges and runs the command.
 func (c *ShimCmd) Run(g *Globals, io stdio) error {
-	return runShim("lite-sandbox-shim", c.Args, g.Config, io.err)
-}
-
-// runShim runs the shim for the shell named argv0.
-func runShim(argv0 string, args []string, configFile string, stderr io.Writer) error {
-	c, err := config.Load(config.Options{ConfigFile: configFile})
-	if err != nil {
-		return err
-	}
-	s, err := shims.New(c, stderr)
-	if err != nil {
-		return err
-	}
-	return s.RunShellAs(argv0, args)
+	return shims.Run(contract.ShimBinary, c.Args, g.Config, io.err)
 }

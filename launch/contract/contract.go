@@ -8,7 +8,10 @@
 // lite-sandbox, so that the shim never reaches into the launcher.
 package contract
 
-import "path/filepath"
+import (
+	"os"
+	"path/filepath"
+)
 
 // Environment variables the launcher sets for the agent, and the shim
 // reads.
@@ -64,4 +67,25 @@ type Meta struct {
 	// AgentTmp is the agent's private temp dir, never mounted in the
 	// command sandbox: the only place the shim opens Claude's cwd file.
 	AgentTmp string `json:"agent_tmp,omitempty"`
+}
+
+// ShimBinary is the name of the bundled shim binary (cmd/lite-sandbox-shim),
+// installed beside lite-sandbox. It is the per-command path: it links
+// only what a command needs and starts faster than the whole command
+// line (docs/performance.md).
+const ShimBinary = "lite-sandbox-shim"
+
+// FindShimBinary returns the bundled shim binary installed beside exe
+// (the lite-sandbox binary), or exe itself, which is the shim too under a
+// shell's name, when there is none (a `go build` of the CLI alone).
+func FindShimBinary(exe string) string {
+	p := filepath.Join(filepath.Dir(exe), ShimBinary)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return exe
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }

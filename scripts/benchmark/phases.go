@@ -16,14 +16,23 @@ import (
 )
 
 // phases splits the session shim's median into where it goes: starting
-// a process, starting our binary, judging (loading the frozen policy,
-// compiling it, checking the command), the command's own bash, and the
-// rest, which is the worker round trip (connect, fds over SCM_RIGHTS,
-// fork and exec inside the sandbox, the status back) and the audit
-// record.
+// a process, the shim's own start and judging (the shim with the sandbox
+// off runs bash itself, unsandboxed and without an audit record), the
+// command's own bash, and the rest: the worker round trip (connect, fds
+// over SCM_RIGHTS, fork and exec inside the sandbox, the status back) and
+// the audit record (a datagram to the launcher).
 func (b *bench) phases(l latencies) {
-	ours := &setup{name: "our binary's start", cmd: func() *exec.Cmd { return exec.Command(b.bin, "version") }}
-	if err := interleave([]*setup{ours}, max(50, b.n/2)); err != nil {
+	shim := contract.FindShimBinary(b.bin)
+	off := &setup{name: "shim, sandbox off", cmd: func() *exec.Cmd {
+		c := exec.Command(shim, "-c", "true")
+		c.Args[0] = "bash" // as a session's shell is named
+		c.Dir = b.small
+		c.Env = append(os.Environ(), "LITE_SANDBOX_MODE=off", "LITE_SANDBOX_WORKSPACE="+b.small,
+			"LITE_SANDBOX_NO_AUDIT=1", "HOME="+b.home)
+		return c
+	}}
+	bare := &setup{name: l.bare.name, cmd: l.bare.cmd}
+	if err := interleave([]*setup{bare, off}, max(50, b.n/2)); err != nil {
 		fmt.Printf("\nphases: %v\n", err)
 		return
 	}
@@ -32,15 +41,14 @@ func (b *bench) phases(l latencies) {
 		fmt.Printf("\nphases: %v\n", err)
 		return
 	}
-	start := ours.p50()
-	exec := l.bare.p50()
-	rest := l.session.p50() - start - judge - exec
-	fmt.Printf("\nwhere the session shim's %s goes (medians):\n", ms(l.session.p50()))
-	fmt.Printf("  %-56s %s\n", "start: an empty Go process", ms(l.noop.p50()))
-	fmt.Printf("  %-56s %s\n", "start: our binary (lite-sandbox version), in all", ms(start))
-	fmt.Printf("  %-56s %s\n", "judge: load frozen policy, compile, check (in process)", ms(judge))
-	fmt.Printf("  %-56s %s\n", "exec: the command's bash (bare bash -c true)", ms(exec))
-	fmt.Printf("  %-56s %s\n", "round trip and audit (the rest)", ms(rest))
+	startJudge := off.p50() - bare.p50()
+	rest := l.session.p50() - off.p50()
+	fmt.Printf("\nwhere the session shim's %s goes (medians; shim binary %s):\n", ms(l.session.p50()), filepath.Base(shim))
+	fmt.Printf("  %-60s %s\n", "start: an empty Go process", ms(l.noop.p50()))
+	fmt.Printf("  %-60s %s\n", "start + judge: the shim, sandbox off, minus bare bash", ms(startJudge))
+	fmt.Printf("  %-60s %s\n", "  of which judge: load frozen policy, compile, check", ms(judge))
+	fmt.Printf("  %-60s %s\n", "exec: the command's bash (bare bash -c true)", ms(l.bare.p50()))
+	fmt.Printf("  %-60s %s\n", "round trip to the worker and audit (the rest)", ms(rest))
 }
 
 // judge times, in process, what the shim does before it runs anything.

@@ -1,0 +1,105 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
+)
+
+// Dispatch runs what the per-command path of either binary is asked to
+// do: the in-sandbox steps (`__confine -- ARGV`, the egress bridge) and
+// the shim under a shell's name. It reports false when args are none of
+// these, for the main binary to parse as its command line.
+func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
+	switch {
+	case len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--":
+		// network = "allow": the bridge to the proxy starts first.
+		env, err := startBridge(os.Environ())
+		if err != nil {
+			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+			return exit.Sandbox, true
+		}
+		code, err := sandbox.ConfineExec(args[3:], env)
+		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return code, true
+	case len(args) == 3 && args[1] == egress.BridgeCommand:
+		err := egress.ServeBridge(args[2])
+		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return exit.Sandbox, true
+	case len(args) > 0 && isShimName(args[0]):
+		return ExitStatus(Run(args[0], args[1:], "", stderr), stderr), true
+	}
+	return 0, false
+}
+
+// isShimName tells whether a binary started as argv0 is the shim: under
+// a shell's name (sh, bash, dash, zsh, ksh, mksh, ash, rbash, or any name
+// containing "bash"), as agents do when SHELL or CLAUDE_CODE_SHELL points
+// at a link to it and as every shell is inside the agent ring, or as the
+// bundled shim binary itself.
+func isShimName(argv0 string) bool {
+	return IsShellName(argv0) || strings.HasPrefix(filepath.Base(argv0), contract.ShimBinary)
+}
+
+// Run loads the configuration (the session's frozen policy inside a
+// session) and runs the shim for the shell named argv0.
+func Run(argv0 string, args []string, configFile string, stderr io.Writer) error {
+	c, err := config.Load(config.Options{ConfigFile: configFile})
+	if err != nil {
+		return err
+	}
+	s, err := New(c, stderr)
+	if err != nil {
+		return err
+	}
+	return s.RunShellAs(argv0, args)
+}
+
+// ExitStatus prints err (one paragraph) and maps it to the exit status
+// of the table in internal/exit.
+func ExitStatus(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exit.Error
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			msg := ee.Err.Error()
+			if !strings.HasPrefix(msg, "lite-sandbox") {
+				msg = "lite-sandbox: " + msg
+			}
+			fmt.Fprintln(stderr, msg)
+		}
+		return ee.Code
+	}
+	fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+	return exit.Failed
+}
+
+// startBridge starts the egress bridge when the sandbox's network is
+// "allow" (the proxy socket is in the environment), from this binary.
+func startBridge(env []string) ([]string, error) {
+	if os.Getenv(egress.EnvSocket) == "" {
+		return env, nil
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		exe = "/proc/self/exe"
+	}
+	return egress.StartBridge(exe, env)
+}
