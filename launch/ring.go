@@ -72,6 +72,9 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		Hide:   []string{filepath.Dir(info.Dir)},
 		Shells: sandbox.HostShells(),
 	}
+	if names, ok := homeEntries(info.Home); ok {
+		r.HomeScratch, r.HomeEntries = filepath.Join(info.Dir, RingHome), names
+	}
 	if p := realOrSelf(in.argv0); filepath.IsAbs(p) {
 		r.Read = append(r.Read, p)
 	}
@@ -134,16 +137,22 @@ func realOrSelf(p string) string {
 	return p
 }
 
-// startRing prepares the ring around plan's argv: the private /tmp is
-// made, the argv is wrapped in bwrap, and done releases the ring's
-// placeholders after the agent exited.
-func startRing(b sandbox.Backend, in ringInput, argv []string) (wrapped []string, done func(), err error) {
+// startRing prepares the ring around plan's argv: the private /tmp and
+// the scratch home are made, the argv is wrapped in bwrap, and done
+// releases the ring's placeholders after the agent exited and says what
+// it left in the scratch home.
+func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer) (wrapped []string, done func(), err error) {
 	r, err := ringSpec(in)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := os.Mkdir(r.Tmp, 0o700); err != nil && !os.IsExist(err) {
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
+	}
+	if r.HomeScratch != "" {
+		if err := makeRingHome(r.HomeScratch, in.info.Home); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, d := range r.SessionWrite {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -154,7 +163,13 @@ func startRing(b sandbox.Backend, in ringInput, argv []string) (wrapped []string
 	if err != nil {
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
 	}
-	return prep.Args, prep.Done, nil
+	done = func() {
+		prep.Done()
+		if r.HomeScratch != "" {
+			finishRingHome(stderr, r.HomeScratch, r.HomeEntries)
+		}
+	}
+	return prep.Args, done, nil
 }
 
 // printRing is --dry-run's description of the ring.
@@ -206,7 +221,7 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 	if so, ok := o.Agent.(agents.StateOwner); ok {
 		snaps = snapshotGuards(so.State(info).Guard)
 	}
-	argv, done, err := startRing(b, in, plan.Argv)
+	argv, done, err := startRing(b, in, plan.Argv, o.Stderr)
 	if err != nil {
 		return -1, err
 	}

@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -53,6 +54,15 @@ type RingSpec struct {
 	// Shells are the real paths (symlinks resolved) of the host's shell
 	// binaries; see [ShellBinaries].
 	Shells []string
+	// HomeScratch, when set, is a host directory bound at Command.Home:
+	// the ring's scratch home, where new entries (lock directories and
+	// temp files agents create beside their state, such as
+	// ~/.claude.json.lock) can be made while the real home stays
+	// read-only. HomeEntries, the names in the real home, are bound back
+	// onto it (read-only, symlinks as symlinks); Write paths among them
+	// are bound read-write, deny paths masked, as everywhere else.
+	HomeScratch string
+	HomeEntries []string
 }
 
 // ShellNames are the base names of the shells replaced by the shim: the
@@ -128,6 +138,7 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
 	}
+	ms = append(ms, homeMounts(r, fsys)...)
 	var writable []string
 	for _, list := range [][]string{r.Write, s.Git.Write} {
 		for _, p := range list {
@@ -231,7 +242,57 @@ func checkRing(r RingSpec) error {
 			return fmt.Errorf("ring layout: %w", err)
 		}
 	}
+	if r.HomeScratch != "" {
+		if err := checkAbs("home scratch", r.HomeScratch); err != nil {
+			return fmt.Errorf("ring layout: %w", err)
+		}
+	}
+	for _, n := range r.HomeEntries {
+		if n == "" || n == "." || n == ".." || strings.Contains(n, "/") {
+			return fmt.Errorf("ring layout: home entry %q is not a name", n)
+		}
+	}
 	return nil
+}
+
+// homeMounts makes the home a scratch layer (bubblewrap has no overlay):
+// the scratch directory at the home, then every entry of the real home
+// bound back read-only at its own path, a symlink recreated as the same
+// symlink (a bind would follow it). An entry that is itself a Write path
+// or the workspace is left to the read-write bind that follows. The
+// real home stays unwritable (escape class 8): only new names land in
+// the scratch, and the launcher names them at the end. No scratch for a
+// home of / or one the workspace contains (a degraded workspace binds
+// it read-write anyway).
+func homeMounts(r RingSpec, fsys FS) []Mount {
+	home := r.Command.Home
+	if r.HomeScratch == "" || home == "" || home == "/" || Within(home, r.Command.Workspace) {
+		return nil
+	}
+	if fi, err := fsys.Stat(home); err != nil || !fi.IsDir() {
+		return nil
+	}
+	ms := []Mount{{Kind: Bind, Src: r.HomeScratch, Dst: home}}
+	names := slices.Clone(r.HomeEntries)
+	slices.Sort(names)
+	for _, n := range slices.Compact(names) {
+		p := path.Join(home, n)
+		if p == r.Command.Workspace || slices.Contains(r.Write, p) && exists(fsys, p) {
+			continue
+		}
+		fi, err := fsys.Lstat(p)
+		if err != nil {
+			continue // gone since it was listed
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if t, err := fsys.Readlink(p); err == nil {
+				ms = append(ms, Mount{Kind: Symlink, Src: t, Dst: p})
+			}
+			continue
+		}
+		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+	}
+	return ms
 }
 
 // guardMounts keeps the guards read-only inside the writable paths that

@@ -4,6 +4,7 @@
 package sandbox
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +64,21 @@ func ringSpec(t *testing.T, ws string) RingSpec {
 		SessionWrite: []string{sess + "/pi"},
 		Exe:          "/opt/lite-sandbox",
 		Shells:       ShellBinaries(ringFS(), ShellDirs, nil),
+		HomeScratch:  sess + "/home",
+		HomeEntries:  fakeEntries(ringFS(), "/home/user"),
 	}
+}
+
+// fakeEntries lists the names directly inside dir, as os.ReadDir would.
+func fakeEntries(f fakeFS, dir string) []string {
+	var out []string
+	for p := range f {
+		if path.Dir(p) == dir && p != dir {
+			out = append(out, path.Base(p))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func TestShellBinaries(t *testing.T) {
@@ -94,6 +109,10 @@ func TestRingLayout(t *testing.T) {
 	has(Mount{DevBind, "/dev", "/dev"})
 	tmp := has(Mount{Bind, r.Tmp, "/tmp"})
 	has(Mount{ROBind, "/tmp/agent-bin/claude", "/tmp/agent-bin/claude"})
+	// The scratch home, the real home's entries bound back onto it.
+	scratch := has(Mount{Bind, r.HomeScratch, "/home/user"})
+	npmrc := has(Mount{ROBind, "/home/user/.npmrc", "/home/user/.npmrc"})
+	has(Mount{Symlink, "dotfiles/gnupg", "/home/user/.gnupg"})
 	claude := has(Mount{Bind, "/home/user/.claude", "/home/user/.claude"})
 	// Caches as in the command sandbox: read-only without a layer.
 	has(Mount{ROBind, "/home/user/go/pkg/mod", "/home/user/go/pkg/mod"})
@@ -115,15 +134,51 @@ func TestRingLayout(t *testing.T) {
 	rtro := has(Mount{RemountRO, "", "/run/user/1000/lite-sandbox"})
 	bash := has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/bash"})
 	has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/dash"})
-	for _, order := range [][]int{{root, tmp, claude, ws, hooks, set, ssh, bash}, {gh, cred, ghro}, {rt, sess, pi, rtro}} {
+	for _, order := range [][]int{{root, tmp, scratch, npmrc, claude, ws, hooks, set, ssh, bash}, {gh, cred, ghro}, {rt, sess, pi, rtro}} {
 		if !slices.IsSorted(order) {
 			t.Errorf("mounts out of order (%v): %v", order, ms)
 		}
 	}
 	for _, m := range ms {
+		// Write paths and the workspace get their read-write bind only.
+		if m.Kind == ROBind && (m.Dst == "/home/user/.claude.json" || m.Dst == "/home/user/.claude" || m.Dst == r.Command.Workspace) {
+			t.Errorf("read-only bind under the read-write one: %v", m)
+		}
 		if m.Kind == Tmpfs && m.Dst == "/home/user" || m.Kind == Proc {
 			t.Errorf("the ring must show the host's home and /proc, got %v", m)
 		}
+	}
+}
+
+// TestRingLayoutNoScratch: no scratch layer without a scratch dir, for a
+// home of /, and for a workspace that contains the home.
+func TestRingLayoutNoScratch(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*RingSpec)
+	}{
+		{"no scratch dir", func(r *RingSpec) { r.HomeScratch = "" }},
+		{"home is /", func(r *RingSpec) { r.Command.Home = "/" }},
+		{"workspace is the home", func(r *RingSpec) { r.Command.Workspace = "/home/user" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := ringSpec(t, "/home/user/project")
+			c.edit(&r)
+			ms, err := RingLayout(r, ringFS())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range ms {
+				if m.Src == r.HomeScratch && r.HomeScratch != "" || m.Dst == "/home/user/.npmrc" && m.Kind == ROBind {
+					t.Errorf("scratch home mount %v", m)
+				}
+			}
+		})
+	}
+	r := ringSpec(t, "/home/user/project")
+	r.HomeEntries = append(r.HomeEntries, "../etc")
+	if _, err := RingLayout(r, ringFS()); err == nil {
+		t.Error("home entry ../etc accepted")
 	}
 }
 
