@@ -31,8 +31,9 @@ type ringInput struct {
 	agent  agents.Agent
 	info   agents.Session
 	policy *policy.Policy
-	argv0  string // the agent's program
-	dryRun bool   // creates nothing
+	argv0  string    // the agent's program
+	dryRun bool      // creates nothing
+	warn   io.Writer // where ringSpec says what it could not set up, or nil
 }
 
 // createState makes the state the agent would create on a first run and
@@ -72,14 +73,17 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		Hide:   []string{filepath.Dir(info.Dir)},
 		Shells: sandbox.HostShells(),
 	}
-	if names, ok := homeEntries(info.Home); ok {
-		r.HomeScratch, r.HomeEntries = filepath.Join(info.Dir, RingHome), names
-	}
 	if p := realOrSelf(in.argv0); filepath.IsAbs(p) {
 		r.Read = append(r.Read, p)
 	}
 	if so, ok := in.agent.(agents.StateOwner); ok && !in.dryRun {
 		createState(so.State(info))
+	}
+	// Listed after createState: the state it made is bound back too.
+	if names, n, ok := homeEntries(info.Home); ok {
+		r.HomeScratch, r.HomeEntries = filepath.Join(info.Dir, RingHome), names
+	} else if n > maxHomeEntries && in.warn != nil {
+		fmt.Fprintf(in.warn, "lite-sandbox: your home has %d entries (more than %d): the ring shows it read-only without a scratch layer, so the agent cannot create files there (Claude does not save ~/.claude.json)\n", n, maxHomeEntries)
 	}
 	if so, ok := in.agent.(agents.StateOwner); ok {
 		st := so.State(info)
@@ -216,7 +220,7 @@ func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); ret
 // releases the ring and restores the code-carrying keys of the files the
 // agent had to be able to write, saying so in one line each.
 func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
-	in := ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0]}
+	in := ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0], warn: o.Stderr}
 	var snaps []guardSnapshot
 	if so, ok := o.Agent.(agents.StateOwner); ok {
 		snaps = snapshotGuards(so.State(info).Guard)

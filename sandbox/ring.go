@@ -258,8 +258,8 @@ func checkRing(r RingSpec) error {
 // homeMounts makes the home a scratch layer (bubblewrap has no overlay):
 // the scratch directory at the home, then every entry of the real home
 // bound back read-only at its own path, a symlink recreated as the same
-// symlink (a bind would follow it). An entry that is itself a Write path
-// or the workspace is left to the read-write bind that follows. The
+// symlink (a bind would follow it). An entry that is itself bound
+// read-write (state, a cache) or the workspace is left to that bind. The
 // real home stays unwritable (escape class 8): only new names land in
 // the scratch, and the launcher names them at the end. No scratch for a
 // home of / or one the workspace contains (a degraded workspace binds
@@ -277,7 +277,7 @@ func homeMounts(r RingSpec, fsys FS) []Mount {
 	slices.Sort(names)
 	for _, n := range slices.Compact(names) {
 		p := path.Join(home, n)
-		if p == r.Command.Workspace || slices.Contains(r.Write, p) && exists(fsys, p) {
+		if p == r.Command.Workspace || writable(r, p) && exists(fsys, p) {
 			continue
 		}
 		fi, err := fsys.Lstat(p)
@@ -383,6 +383,11 @@ func RingBwrapArgs(mounts []Mount, argv []string) []string {
 	}
 	args = append(args, "--")
 	return append(args, argv...)
+}
+
+// writable says whether p itself is bound read-write by [RingLayout].
+func writable(r RingSpec, p string) bool {
+	return slices.Contains(r.Write, p) || slices.Contains(r.Command.Caches, p) || slices.Contains(r.Command.Git.Write, p)
 }
 
 // exists reports whether p exists on fsys (following symlinks).

@@ -88,27 +88,7 @@ func (m *writeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // written. The home lies outside /tmp here, as real homes do: the ring's
 // private /tmp would otherwise hide it altogether.
 func TestClaudeRing(t *testing.T) {
-	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
-	e := newEnv(t, bin, "")
-	root, err := os.MkdirTemp("/var/tmp", "lite-sandbox-ring-e2e-")
-	if err != nil {
-		t.Skipf("no /var/tmp: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	e.home = filepath.Join(root, "home")
-	e.ws = filepath.Join(root, "ws")
-	for _, d := range []string{e.home, e.ws} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i, v := range e.vars {
-		if strings.HasPrefix(v, "HOME=") || strings.HasPrefix(v, "XDG_CONFIG_HOME=") || strings.HasPrefix(v, "XDG_DATA_HOME=") || strings.HasPrefix(v, "XDG_CACHE_HOME=") {
-			n, _, _ := strings.Cut(v, "=")
-			e.vars[i] = n + "=" + map[string]string{"HOME": e.home, "XDG_CONFIG_HOME": e.home + "/.config",
-				"XDG_DATA_HOME": e.home + "/.local/share", "XDG_CACHE_HOME": e.home + "/.cache"}[n]
-		}
-	}
+	e := ringEnv(t)
 	bashrc := filepath.Join(e.home, ".bashrc")
 	if err := os.WriteFile(bashrc, []byte("# the user's\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -148,4 +128,33 @@ func TestClaudeRing(t *testing.T) {
 	if ents, err := os.ReadDir(filepath.Join(e.home, ".claude", "projects")); err != nil || len(ents) == 0 {
 		t.Errorf("Claude's state in ~/.claude/projects was not written: %v %v", ents, err)
 	}
+}
+
+// ringEnv is an e2e environment for Claude in the ring whose home lies
+// outside /tmp, as real homes do: the ring's private /tmp would
+// otherwise hide it.
+func ringEnv(t *testing.T) *env {
+	t.Helper()
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	e := newEnv(t, bin, "")
+	root, err := os.MkdirTemp("/var/tmp", "lite-sandbox-ring-e2e-")
+	if err != nil {
+		t.Skipf("no /var/tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	e.home = filepath.Join(root, "home")
+	e.ws = filepath.Join(root, "ws")
+	for _, d := range []string{e.home, e.ws} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, v := range e.vars {
+		if strings.HasPrefix(v, "HOME=") || strings.HasPrefix(v, "XDG_CONFIG_HOME=") || strings.HasPrefix(v, "XDG_DATA_HOME=") || strings.HasPrefix(v, "XDG_CACHE_HOME=") {
+			n, _, _ := strings.Cut(v, "=")
+			e.vars[i] = n + "=" + map[string]string{"HOME": e.home, "XDG_CONFIG_HOME": e.home + "/.config",
+				"XDG_DATA_HOME": e.home + "/.local/share", "XDG_CACHE_HOME": e.home + "/.cache"}[n]
+		}
+	}
+	return e
 }
