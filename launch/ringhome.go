@@ -69,9 +69,8 @@ var debris = regexp.MustCompile(`(\.lock|\.tmp|\.tmp\.[^/]*|\.swp|~)$`)
 
 // ringHomeLeft returns what the agent left in the scratch home as ~/...
 // paths: everything but the mount points bwrap made there for the real
-// home's entries (the names listed before the ring), lock/temp debris
-// and lite-sandbox's own records (the audit log of a hook run in the
-// ring: in a session the launcher appends those).
+// home's entries (the names listed before the ring) and lock/temp
+// debris.
 func ringHomeLeft(dir string, entries []string) []string {
 	var out []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -83,7 +82,7 @@ func ringHomeLeft(dir string, entries []string) []string {
 			return nil
 		}
 		top, _, _ := strings.Cut(rel, string(filepath.Separator))
-		if slices.Contains(entries, top) || debris.MatchString(d.Name()) || d.Name() == "lite-sandbox" {
+		if slices.Contains(entries, top) || debris.MatchString(d.Name()) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

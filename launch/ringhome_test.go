@@ -14,21 +14,20 @@ import (
 
 // TestRingHomeLeft: the closing line names what the agent made in the
 // scratch home, not bwrap's mount points for the real home's entries, nor
-// lock/temp debris, nor lite-sandbox's own records; the dir is removed.
+// lock/temp debris; the dir is removed.
 func TestRingHomeLeft(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "home")
 	for p, kind := range map[string]string{
-		".bashrc":                     "file", // mount points of entries
-		".config":                     "dir",
-		".claude.json":                "file",
-		".claude.json.lock":           "dir", // debris
-		".claude.json.tmp.12.ab12":    "file",
-		"x.tmp":                       "file",
-		".local/state/lite-sandbox/a": "file",
-		".notes":                      "file", // the agent's
-		".new/deep/file":              "file",
-		".link":                       "link",
-		".emptydir":                   "dir",
+		".bashrc":                  "file", // mount points of entries
+		".config":                  "dir",
+		".claude.json":             "file",
+		".claude.json.lock":        "dir", // debris
+		".claude.json.tmp.12.ab12": "file",
+		"x.tmp":                    "file",
+		".notes":                   "file", // the agent's
+		".new/deep/file":           "file",
+		".link":                    "link",
+		".emptydir":                "dir",
 	} {
 		full := filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {

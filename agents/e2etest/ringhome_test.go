@@ -7,10 +7,12 @@ package e2etest
 
 import (
 	"encoding/json"
+	"io/fs"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -64,9 +66,17 @@ func TestClaudeRingSavesState(t *testing.T) {
 	}
 	for _, d := range ents {
 		// .claude is made by launch before the ring (Claude's first run
-		// would), .cache by lite-sandbox's own policy check cache.
-		if !slices.Contains([]string{".bashrc", ".claude.json", ".claude", ".cache"}, d.Name()) {
+		// would), .cache by lite-sandbox's own policy check cache, .local
+		// by the launcher's audit log (checked below).
+		if !slices.Contains([]string{".bashrc", ".claude.json", ".claude", ".cache", ".local"}, d.Name()) {
 			t.Errorf("new entry in the host home: %s", d.Name())
 		}
 	}
+	own := filepath.Join(e.home, ".local", "state", "lite-sandbox")
+	filepath.WalkDir(filepath.Join(e.home, ".local"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(p, own+"/") {
+			t.Errorf("new file in the host home: %s", p)
+		}
+		return nil
+	})
 }
