@@ -277,17 +277,19 @@ func homeMounts(r RingSpec, fsys FS) []Mount {
 	slices.Sort(names)
 	for _, n := range slices.Compact(names) {
 		p := path.Join(home, n)
-		if p == r.Command.Workspace || writable(r, p) && exists(fsys, p) {
-			continue
-		}
 		fi, err := fsys.Lstat(p)
 		if err != nil {
 			continue // gone since it was listed
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
+			// Also for a writable one: its bind then lands on the link's
+			// target, as on the host, where the guards inside it are.
 			if t, err := fsys.Readlink(p); err == nil {
 				ms = append(ms, Mount{Kind: Symlink, Src: t, Dst: p})
 			}
+			continue
+		}
+		if p == r.Command.Workspace || writable(r, p) && exists(fsys, p) {
 			continue
 		}
 		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})

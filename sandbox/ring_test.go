@@ -182,6 +182,35 @@ func TestRingLayoutNoScratch(t *testing.T) {
 	}
 }
 
+// TestRingLayoutLinkedState: state reached through a symlink in the home
+// (dotfile managers) stays a symlink in the scratch home, so that the
+// read-write bind and the guards land on its target, as they did with
+// the host's link under the read-only /. (bwrap resolves a destination's
+// absolute link target outside the new root: that fails at start, with
+// or without the scratch home; a relative link works.)
+func TestRingLayoutLinkedState(t *testing.T) {
+	fsys := ringFS()
+	for p := range fsys {
+		if Within(p, "/home/user/.claude") {
+			delete(fsys, p)
+		}
+	}
+	fsys["/home/user/.claude"] = "link:/data/claude"
+	fsys["/data"], fsys["/data/claude"], fsys["/data/claude/settings.json"] = "dir", "dir", "file"
+	r := ringSpec(t, "/home/user/project")
+	r.HomeEntries = fakeEntries(fsys, "/home/user")
+	ms, err := RingLayout(r, fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := slices.Index(ms, Mount{Symlink, "/data/claude", "/home/user/.claude"})
+	bind := slices.Index(ms, Mount{Bind, "/home/user/.claude", "/home/user/.claude"})
+	guard := slices.Index(ms, Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
+	if link < 0 || bind < link || guard < bind {
+		t.Errorf("linked state: symlink %d, bind %d, guard %d in %v", link, bind, guard, ms)
+	}
+}
+
 func TestRingLayoutRejects(t *testing.T) {
 	r := ringSpec(t, "/home/user/project")
 	r.SessionWrite = []string{"/home/user/elsewhere"}
