@@ -45,19 +45,31 @@ const outputDrain = 2 * time.Second
 // mode, so that keys, Ctrl-C included, reach the agent as typed and its
 // terminal UI draws as it would on its own. The pty starts with tty's
 // size and follows it (SIGWINCH); SIGINT, SIGTERM, SIGHUP and SIGQUIT
-// sent to the launcher are forwarded to the agent. tty's settings are
-// restored on every return path. The agent's output goes to stdout (its
-// stderr shares the pty). When ctx ends, the agent gets SIGTERM, and
-// SIGKILL a few seconds later.
+// sent to the launcher are forwarded to the agent. Job control works as
+// for the agent run directly (see [ptyJob]): Ctrl-Z or SIGTSTP stops it
+// and the launcher's job, fg resumes it. tty's settings are restored on
+// every return path. The agent's output goes to stdout (its stderr
+// shares the pty). When ctx ends, the agent gets SIGTERM, and SIGKILL a
+// few seconds later.
+//
+// The pty's session is led by [PTYLeaderCommand] of the lite-sandbox
+// binary, which starts argv in the pty's foreground group.
 func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer) (int, error) {
-	cmd, err := newProgram(argv, env)
+	prog, err := newProgram(argv, env)
 	if err != nil {
 		return exit.NotFound, fmt.Errorf("launch: %w", err)
 	}
-	fd := int(tty.Fd())
+	exe, err := leaderExe()
+	if err != nil {
+		return exit.NotExecutable, err
+	}
+	cmd, err := newProgram(append([]string{exe, PTYLeaderCommand, "--", prog.Path}, argv[1:]...), env)
+	if err != nil {
+		return exit.NotExecutable, fmt.Errorf("launch: %w", err)
+	}
 
 	sigc := make(chan os.Signal, 8)
-	signal.Notify(sigc, unix.SIGWINCH, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	signal.Notify(sigc, unix.SIGWINCH, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGTSTP, unix.SIGCONT)
 	defer signal.Stop(sigc)
 
 	size, err := pty.GetsizeFull(tty)
@@ -70,15 +82,15 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 	}
 	defer ptmx.Close()
 
-	restore, err := makeRaw(fd)
-	if err != nil {
+	j := &ptyJob{tty: tty, fd: int(tty.Fd()), ptmx: ptmx, leader: cmd, suspKey: make(chan struct{}, 1)}
+	if err := j.enterRaw(); err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
 		return -1, fmt.Errorf("launch: terminal raw mode: %w", err)
 	}
-	defer restore()
+	defer j.leaveRaw()
 
-	go func() { io.Copy(ptmx, tty) }()
+	go j.copyInput()
 	var out sync.WaitGroup
 	out.Add(1)
 	go func() {
@@ -86,11 +98,7 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 		io.Copy(stdout, ptmx) // ends with EIO once every copy of the pty's slave is closed
 	}()
 
-	err = waitProgram(ctx, cmd, sigc, func() {
-		if ws, err := pty.GetsizeFull(tty); err == nil {
-			pty.Setsize(ptmx, ws) // the kernel sends SIGWINCH to the agent
-		}
-	})
+	err = j.supervise(ctx, sigc)
 	drained := make(chan struct{})
 	go func() { out.Wait(); close(drained) }()
 	select {
@@ -103,26 +111,5 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 	return exitStatus(cmd.ProcessState), nil
 }
 
-// makeRaw puts the terminal in raw mode (as cfmakeraw does) and returns
-// the function that restores its previous settings.
-func makeRaw(fd int) (func(), error) {
-	old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
-	if err != nil {
-		return nil, err
-	}
-	t := *old
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	if err := unix.IoctlSetTermios(fd, ioctlSetTermios, &t); err != nil {
-		return nil, err
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() { unix.IoctlSetTermios(fd, ioctlSetTermios, old) })
-	}, nil
-}
+// leaderExe is the binary that holds [PTYLeaderCommand]: this one.
+var leaderExe = func() (string, error) { return ownExe("") }

@@ -60,6 +60,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if code, ok := shims.Dispatch(args, stderr); ok {
 		return code
 	}
+	// The leader of an agent's pty session (launch.RunPTY).
+	if len(args) >= 4 && args[1] == launch.PTYLeaderCommand && args[2] == "--" {
+		return launch.ServePTYLeader(args[3:], stderr)
+	}
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name("lite-sandbox"),

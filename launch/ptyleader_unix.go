@@ -1,0 +1,77 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+)
+
+// PTYLeaderCommand is the hidden subcommand of the lite-sandbox binary
+// that leads the agent's pty session: `lite-sandbox __pty -- ARGV...`.
+//
+// Why a process of its own: a process group whose members have no parent
+// in the same session but in another group is orphaned, and the kernel
+// discards SIGTSTP, SIGTTIN and SIGTTOU sent to it. Were the agent the
+// leader of the pty's session (its parent, the launcher, lives in the
+// user's session), Ctrl-Z would never stop it: Claude says it has been
+// suspended and hangs, a plain program does not stop at all. The leader
+// sits between: it owns the session and the pty, and starts the agent (or
+// bwrap around it) in a process group of its own in the pty's foreground,
+// which then has a parent in the same session: its stops are real.
+const PTYLeaderCommand = "__pty"
+
+// ServePTYLeader is [PTYLeaderCommand]: stdin is the pty (already the
+// controlling terminal, by the launcher's setsid and TIOCSCTTY). It runs
+// argv in a new process group in the pty's foreground, forwards SIGINT,
+// SIGTERM, SIGHUP and SIGQUIT to it, and returns its exit status (128+N
+// after death by signal N). A program that cannot start is 127 or 126,
+// with a message on stderr.
+func ServePTYLeader(argv []string, stderr io.Writer) int {
+	cmd, err := newProgram(argv, os.Environ())
+	if err != nil {
+		fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)
+		return exit.NotFound
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0}
+	sigc := make(chan os.Signal, 8)
+	signal.Notify(sigc, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	// No signal.Ignore here: ignored dispositions survive exec, and the
+	// agent must be stoppable. The leader's own group is orphaned, so
+	// stop signals sent to it are discarded anyway.
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			return exit.NotFound
+		}
+		return exit.NotExecutable
+	}
+	waitc := make(chan error, 1)
+	go func() { waitc <- cmd.Wait() }()
+	for {
+		select {
+		case sig := <-sigc:
+			cmd.Process.Signal(sig)
+		case err := <-waitc:
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)
+				return exit.NotExecutable
+			}
+			return exitStatus(cmd.ProcessState)
+		}
+	}
+}
