@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
@@ -160,6 +161,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
 	}
 	env := applyEnv(environ, routingEnv(info, o.Agent.Name(), o.Mode, st.Sandboxed()), plan)
+	started := time.Now()
 	var status int
 	if !info.Ring {
 		status, err = Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
@@ -167,6 +169,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		status, err = runInRing(ctx, o, b, info, plan, env)
 	}
 	reportNested(o.Stderr, nestedBefore, o.Workspace, info.Dir, getenv)
+	printResume(o.Stderr, o.Agent, info, started)
 	return status, err
 }
 
