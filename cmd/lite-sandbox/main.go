@@ -73,6 +73,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{
 			"version":     version(),
+			"exec_line":   launch.ExecHelp(),
 			"agents":      strings.Join(registry.Names(), ", "),
 			"hook_agents": strings.Join(registry.HookNames(), " or "),
 		},
