@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	kongcompletion "github.com/jotaen/kong-completion"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
@@ -31,15 +32,16 @@ type Globals struct {
 type CLI struct {
 	Globals
 
-	Run     RunCmd     `cmd:"" help:"Run one command under the policy, inside the OS sandbox."`
-	Check   CheckCmd   `cmd:"" help:"Print the validator's decision for a command string."`
-	Doctor  DoctorCmd  `cmd:"" help:"Report the sandbox backend, kernel features, policy files and agent CLIs."`
-	Policy  PolicyCmd  `cmd:"" help:"Print the effective policy as TOML."`
-	Launch  LaunchCmd  `cmd:"" help:"Start an agent (or any program) with its shell commands routed through the sandbox."`
-	Log     LogCmd     `cmd:"" help:"Show the commands of the last session (or --session ID) from the audit log."`
-	Version VersionCmd `cmd:"" help:"Print the version."`
-	Shim    ShimCmd    `cmd:"" hidden:"" help:"Act as the shell (what agents run through SHELL)."`
-	Hook    HookCmd    `cmd:"" hidden:"" help:"Answer an agent's PreToolUse hook (installed by launch)."`
+	Run        RunCmd        `cmd:"" help:"Run one command under the policy, inside the OS sandbox."`
+	Check      CheckCmd      `cmd:"" help:"Print the validator's decision for a command string."`
+	Doctor     DoctorCmd     `cmd:"" help:"Report the sandbox backend, kernel features, policy files and agent CLIs."`
+	Policy     PolicyCmd     `cmd:"" help:"Print the effective policy as TOML."`
+	Launch     LaunchCmd     `cmd:"" help:"Start an agent (or any program) with its shell commands routed through the sandbox."`
+	Log        LogCmd        `cmd:"" help:"Show the commands of the last session (or --session ID) from the audit log."`
+	Version    VersionCmd    `cmd:"" help:"Print the version."`
+	Completion CompletionCmd `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
+	Shim       ShimCmd       `cmd:"" hidden:"" help:"Act as the shell (what agents run through SHELL)."`
+	Hook       HookCmd       `cmd:"" hidden:"" help:"Answer an agent's PreToolUse hook (installed by launch)."`
 }
 
 func main() {
@@ -92,6 +94,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 				code, done = int(c), true
 			}
 		}()
+		// A completion request (COMP_LINE set by the shell) is answered
+		// from the kong model, and exits.
+		kongcompletion.Register(parser, completionPredictors())
 		ctx, err := parser.Parse(args[1:])
 		if err != nil {
 			fmt.Fprintf(stderr, "lite-sandbox: %v (see lite-sandbox --help)\n", err)
