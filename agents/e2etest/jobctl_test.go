@@ -29,7 +29,9 @@ type shellRun struct {
 	dir         string
 }
 
-func startShell(t *testing.T) *shellRun {
+// startShell starts the shell with extra variables in its environment
+// (they replace the defaults of the same name).
+func startShell(t *testing.T, extra ...string) *shellRun {
 	t.Helper()
 	needBwrap(t)
 	bash, err := exec.LookPath("bash")
@@ -51,6 +53,7 @@ func startShell(t *testing.T) *shellRun {
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + t.TempDir(), "XDG_RUNTIME_DIR=" + run,
 		"LITE_SANDBOX_CONFIG=", "XDG_CONFIG_HOME=" + run, "TERM=dumb", "INPUTRC=/dev/null", "PS1=$ ",
 		ptyHelperEnv + "=1"}
+	cmd.Env = append(cmd.Env, extra...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	s := &shellRun{master: master, tty: tty, cmd: cmd, scr: &screen{}, dir: dir}

@@ -1,0 +1,77 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agentJobControl drives a real agent's TUI under `launch`, from a real
+// job-control shell: Ctrl-Z (which the agent, in raw mode, reads and
+// answers by stopping itself) gives the shell back with the job Stopped;
+// fg brings the agent back, and it takes input again; the agent exits
+// through its own keys (exitKeys) with status 0; the terminal settings after equal
+// those before. ready is what the agent's screen shows once it takes
+// input.
+func agentJobControl(t *testing.T, e *env, env []string, ready, launch string, exitKeys ...byte) {
+	s := startShell(t, append(append(append([]string{}, e.vars...), env...), "TERM=xterm-256color")...)
+	before := filepath.Join(s.dir, "before")
+	s.typeLine("cd " + e.ws + " && stty -g >" + before)
+	s.typeLine(launch)
+	s.scr.waitFor(t, ready)
+	s.master.Write([]byte{0x1a})
+	s.scr.waitFor(t, "Stopped")
+	s.typeLine("fg")
+	s.scr.waitForCount(t, ready, 2) // the screen is drawn again
+	s.master.Write([]byte("zqxj"))
+	s.scr.waitFor(t, "zqxj")
+	if !isRaw(s.termios(t)) {
+		t.Errorf("the terminal is not raw again after fg")
+	}
+	// Exit with the agent's own keys (the pause only paces them; none
+	// goes to the shell once it is back).
+	prompts := s.scr.count("$ ")
+	for _, k := range exitKeys {
+		if s.scr.count("$ ") > prompts {
+			break
+		}
+		s.master.Write([]byte{k})
+		time.Sleep(500 * time.Millisecond)
+	}
+	s.scr.waitForCount(t, "$ ", prompts+1)
+	after := filepath.Join(s.dir, "after")
+	s.typeLine("echo status=$?; stty -g >" + after + "; echo sa''ved")
+	s.scr.waitFor(t, "saved")
+	if !strings.Contains(s.scr.buf.String(), "status=0") {
+		t.Errorf("the agent did not exit with status 0:\n%s", s.scr.buf.String())
+	}
+	b1, err1 := os.ReadFile(before)
+	b2, err2 := os.ReadFile(after)
+	if err1 != nil || err2 != nil || len(b1) == 0 || string(b1) != string(b2) {
+		t.Errorf("terminal settings differ after the agent (%v, %v):\nbefore %s\nafter  %s", err1, err2, b1, b2)
+	}
+}
+
+func TestJobControlClaude(t *testing.T) {
+	e := newEnv(t, agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197"), "true")
+	// Past the first-run screens: onboarding done, the workspace trusted,
+	// the API key approved (by its last 20 characters, as Claude keeps it).
+	e.write("~/.claude.json", fmt.Sprintf(`{"hasCompletedOnboarding":true,"theme":"dark","projects":{%q:{"hasTrustDialogAccepted":true}},"customApiKeyResponses":{"approved":[%q]}}`,
+		e.ws, secretKey[max(0, len(secretKey)-20):]))
+	agentJobControl(t, e, claudeEnv(e), "shortcuts", binary+" launch --sandbox on claude",
+		0x03, 0x03, 0x03) // Ctrl-C clears the input, twice more exits
+}
+
+func TestJobControlPi(t *testing.T) {
+	e := newEnv(t, agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1"), "true")
+	agentJobControl(t, e, piSetup(e), "32k (auto)", binary+" launch --sandbox on pi -- --provider mock --model mock-model --no-session",
+		0x03, 0x04) // Ctrl-C clears the input, Ctrl-D on an empty one exits
+}
