@@ -53,6 +53,7 @@ type ptyJob struct {
 	ending    bool          // a terminating signal came while suspended
 	// restoreTSTP puts the runtime's SIGTSTP handler back after a stop.
 	restoreTSTP func()
+	lastGroup   int // the agent's process group, last seen
 }
 
 // foreground reports whether the launcher's process group is the
@@ -127,9 +128,10 @@ func (j *ptyJob) copyInput() {
 // agentGroup is the pty's foreground process group: the agent's.
 func (j *ptyJob) agentGroup() int {
 	pg, err := unix.IoctlGetInt(int(j.ptmx.Fd()), unix.TIOCGPGRP)
-	if err != nil || pg <= 1 {
+	if err != nil || pg <= 1 || pg == j.leader.Process.Pid {
 		return 0
 	}
+	j.lastGroup = pg
 	return pg
 }
 
@@ -273,6 +275,11 @@ func (j *ptyJob) supervise(ctx context.Context, sigc chan os.Signal) error {
 		case <-kill:
 			j.leader.Process.Kill()
 		case err := <-waitc:
+			if inRing(ctx) && j.lastGroup > 0 {
+				// The leader kills what is left of the ring's group; if
+				// the leader itself was killed, the launcher does.
+				unix.Kill(-j.lastGroup, unix.SIGKILL)
+			}
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {
 				return err

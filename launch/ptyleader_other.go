@@ -14,7 +14,7 @@ import (
 const PTYLeaderCommand = "__pty"
 
 // ServePTYLeader is unsupported here: there is no pty.
-func ServePTYLeader(argv []string, stderr io.Writer) int {
+func ServePTYLeader(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "lite-sandbox: launch: no pty support on this system")
 	return 126
 }

@@ -33,13 +33,31 @@ import (
 // which then has a parent in the same session: its stops are real.
 const PTYLeaderCommand = "__pty"
 
-// ServePTYLeader is [PTYLeaderCommand]: stdin is the pty (already the
-// controlling terminal, by the launcher's setsid and TIOCSCTTY). It runs
-// argv in a new process group in the pty's foreground, forwards SIGINT,
-// SIGTERM, SIGHUP and SIGQUIT to it, and returns its exit status (128+N
-// after death by signal N). A program that cannot start is 127 or 126,
-// with a message on stderr.
-func ServePTYLeader(argv []string, stderr io.Writer) int {
+// ptyLeaderRing is the leader's flag for a program that is the agent
+// ring (bwrap around the agent).
+const ptyLeaderRing = "--ring"
+
+// ServePTYLeader is [PTYLeaderCommand]: args are [--ring] -- ARGV; stdin
+// is the pty (already the controlling terminal, by the launcher's setsid
+// and TIOCSCTTY). It runs argv in a new process group in the pty's
+// foreground, forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to it, and
+// returns its exit status (128+N after death by signal N). A program
+// that cannot start is 127 or 126, with a message on stderr.
+//
+// With --ring the program is bwrap, which neither forwards signals nor,
+// without a PID namespace, takes the agent's leftovers with it: signals
+// go to the program's whole process group, and what is left of the group
+// when the program exits is killed (as [endRing] does without a pty).
+func ServePTYLeader(args []string, stderr io.Writer) int {
+	ring := len(args) > 0 && args[0] == ptyLeaderRing
+	if ring {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0] != "--" {
+		fmt.Fprintf(stderr, "lite-sandbox: launch: usage: %s [%s] -- PROGRAM [ARGS...]\n", PTYLeaderCommand, ptyLeaderRing)
+		return exit.Usage
+	}
+	argv := args[1:]
 	cmd, err := newProgram(argv, os.Environ())
 	if err != nil {
 		fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)
@@ -64,8 +82,14 @@ func ServePTYLeader(argv []string, stderr io.Writer) int {
 	for {
 		select {
 		case sig := <-sigc:
+			if s, ok := sig.(syscall.Signal); ok && ring && syscall.Kill(-cmd.Process.Pid, s) == nil {
+				continue
+			}
 			cmd.Process.Signal(sig)
 		case err := <-waitc:
+			if ring {
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			}
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {
 				fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)

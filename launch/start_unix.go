@@ -63,7 +63,11 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 	if err != nil {
 		return exit.NotExecutable, err
 	}
-	cmd, err := newProgram(append([]string{exe, PTYLeaderCommand, "--", prog.Path}, argv[1:]...), env)
+	lead := []string{exe, PTYLeaderCommand}
+	if inRing(ctx) {
+		lead = append(lead, ptyLeaderRing)
+	}
+	cmd, err := newProgram(append(append(lead, "--", prog.Path), argv[1:]...), env)
 	if err != nil {
 		return exit.NotExecutable, fmt.Errorf("launch: %w", err)
 	}

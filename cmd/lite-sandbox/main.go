@@ -63,8 +63,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	// The leader of an agent's pty session (launch.RunPTY).
-	if len(args) >= 4 && args[1] == launch.PTYLeaderCommand && args[2] == "--" {
-		return launch.ServePTYLeader(args[3:], stderr)
+	if len(args) >= 2 && args[1] == launch.PTYLeaderCommand {
+		return launch.ServePTYLeader(args[2:], stderr)
 	}
 	var cli CLI
 	parser, err := kong.New(&cli,
