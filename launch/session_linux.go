@@ -4,7 +4,6 @@
 package launch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -42,37 +40,91 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if o.Backend.Path == "" {
 		return nil, errors.New("session: no sandbox backend (call sandbox.Detect first)")
 	}
-	exe := o.Exe
-	if exe == "" {
-		if exe, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("session: own executable: %w", err)
-		}
-	}
-	if !filepath.IsAbs(exe) {
-		return nil, fmt.Errorf("session: executable %q is not an absolute path", exe)
-	}
-	// The real path: bwrap creates the bind's destination, which fails
-	// below a symlink such as /bin -> usr/bin (read-only inside).
-	if exe, err = filepath.EvalSymlinks(exe); err != nil {
-		return nil, fmt.Errorf("session: executable: %w", err)
+	exe, err := sessionExe(o.Exe)
+	if err != nil {
+		return nil, err
 	}
 	meta, err := metaJSON(o.Meta)
 	if err != nil {
 		return nil, err
 	}
+	root, err := runtimeRoot(o.RuntimeRoot)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSession(root, o.StartTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(s.Dir, contract.DirMode); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			s.cleanup()
+		}
+	}()
+	if err := s.writeFiles(exe, o.PolicyTOML, meta); err != nil {
+		return nil, err
+	}
+	if err := s.openFiles(o.AuditDir); err != nil {
+		return nil, err
+	}
+	if err := s.prepareWorker(o, exe, root); err != nil {
+		return nil, err
+	}
 
-	root := o.RuntimeRoot
+	started := make(chan error, 1)
+	go s.supervise(started)
+	if err := <-started; err != nil {
+		return nil, &StartError{Err: err, Log: s.logTail()}
+	}
+	if err := s.waitReady(ctx); err != nil {
+		s.Close() // stops the supervisor too; the deferred cleanup repeats harmlessly
+		return nil, err
+	}
+	return s, nil
+}
+
+// sessionExe returns the lite-sandbox binary the worker runs: exe, or
+// this process's own executable, as an absolute real path.
+func sessionExe(exe string) (string, error) {
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("session: own executable: %w", err)
+		}
+	}
+	if !filepath.IsAbs(exe) {
+		return "", fmt.Errorf("session: executable %q is not an absolute path", exe)
+	}
+	// The real path: bwrap creates the bind's destination, which fails
+	// below a symlink such as /bin -> usr/bin (read-only inside).
+	resolved, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return "", fmt.Errorf("session: executable: %w", err)
+	}
+	return resolved, nil
+}
+
+// runtimeRoot creates (or checks) the private directory that holds the
+// sessions, and removes the directories of sessions whose owner died.
+func runtimeRoot(root string) (string, error) {
 	if root == "" {
 		root = DefaultRuntimeRoot()
 	}
 	if err := os.MkdirAll(root, contract.DirMode); err != nil {
-		return nil, fmt.Errorf("session: runtime directory: %w", err)
+		return "", fmt.Errorf("session: runtime directory: %w", err)
 	}
 	if err := contract.CheckPrivate(root, false); err != nil {
-		return nil, fmt.Errorf("session: runtime directory %s: %w", root, err)
+		return "", fmt.Errorf("session: runtime directory %s: %w", root, err)
 	}
 	cleanStale(root)
+	return root, nil
+}
 
+// newSession names a new session in root; its directory is not made yet.
+func newSession(root string, timeout time.Duration) (*Session, error) {
 	id, err := newID()
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
@@ -81,7 +133,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	s := &Session{
 		Dir:     dir,
 		Socket:  filepath.Join(dir, contract.SocketName),
-		timeout: o.StartTimeout,
+		timeout: timeout,
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -92,46 +144,56 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if len(s.Socket) > 107 {
 		return nil, fmt.Errorf("session: socket path %s is longer than 107 bytes; choose a shorter runtime directory", s.Socket)
 	}
-	if err := os.Mkdir(dir, contract.DirMode); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			s.cleanup()
-		}
-	}()
+	return s, nil
+}
+
+// writeFiles fills the new session directory: its mode, the pid file,
+// the frozen policy, the metadata and the shim link.
+func (s *Session) writeFiles(exe string, policyTOML, meta []byte) error {
+	dir := s.Dir
 	// Mkdir's mode is filtered by the umask, which can only remove bits;
 	// Attach insists on exactly 0700.
 	if err := os.Chmod(dir, contract.DirMode); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return fmt.Errorf("session: %w", err)
 	}
 	// The pid file first: a directory without one is never cleaned up as
 	// stale, so a concurrent Open leaves this one alone.
 	if err := writeFile(filepath.Join(dir, contract.PidName), ownerRecord()); err != nil {
-		return nil, err
+		return err
 	}
-	if err := writeFile(filepath.Join(dir, contract.PolicyName), o.PolicyTOML); err != nil {
-		return nil, err
+	if err := writeFile(filepath.Join(dir, contract.PolicyName), policyTOML); err != nil {
+		return err
 	}
 	if err := writeFile(filepath.Join(dir, contract.MetaName), meta); err != nil {
-		return nil, err
+		return err
 	}
 	if err := os.Mkdir(filepath.Join(dir, filepath.Dir(contract.ShimPath)), contract.DirMode); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return fmt.Errorf("session: %w", err)
 	}
 	if err := os.Symlink(contract.FindShimBinary(exe), contract.Shim(dir)); err != nil {
-		return nil, fmt.Errorf("session: shim link: %w", err)
+		return fmt.Errorf("session: shim link: %w", err)
 	}
-	if s.log, err = os.OpenFile(filepath.Join(dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+	return nil
+}
+
+// openFiles opens the worker log, the listening socket and the audit
+// sink. Each is released by cleanup.
+func (s *Session) openFiles(auditDir string) (err error) {
+	if s.log, err = os.OpenFile(filepath.Join(s.Dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+		return fmt.Errorf("session: %w", err)
 	}
 	if s.listener, err = listen(s.Socket); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return fmt.Errorf("session: %w", err)
 	}
-	if s.audit, err = openAudit(dir, o.AuditDir); err != nil {
-		return nil, err
+	if s.audit, err = openAudit(s.Dir, auditDir); err != nil {
+		return err
 	}
+	return nil
+}
 
+// prepareWorker builds the worker's sandbox (its argv and environment)
+// from o.Spec, starting the session's egress proxy if there is one.
+func (s *Session) prepareWorker(o Options, exe, root string) error {
 	spec := o.Spec
 	spec.Read = append(slices.Clone(spec.Read), exe)
 	// The runtime root is never mounted, except through a workspace that
@@ -142,9 +204,9 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	spec.Cwd = spec.Workspace
 	var egressEnv []string
 	if o.Egress != nil {
-		sock, stop, err := o.Egress(dir)
+		sock, stop, err := o.Egress(s.Dir)
 		if err != nil {
-			return nil, fmt.Errorf("session: %w", err)
+			return fmt.Errorf("session: %w", err)
 		}
 		s.egress = stop
 		spec.Read = append(spec.Read, sock)
@@ -159,7 +221,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	}
 	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{exe}, args...))
 	if err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return fmt.Errorf("session: %w", err)
 	}
 	s.argv, s.release = prep.Args, prep.Done
 	s.env = o.WorkerEnv
@@ -167,17 +229,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
 	s.env = append(slices.Clip(s.env), egressEnv...)
-
-	started := make(chan error, 1)
-	go s.supervise(started)
-	if err := <-started; err != nil {
-		return nil, &StartError{Err: err, Log: s.logTail()}
-	}
-	if err := s.waitReady(ctx); err != nil {
-		s.Close() // stops the supervisor too; the deferred cleanup repeats harmlessly
-		return nil, err
-	}
-	return s, nil
+	return nil
 }
 
 // writeFile writes a private file of the session.
@@ -386,134 +438,6 @@ func (s *Session) cleanup() error {
 		return fmt.Errorf("session: remove %s: %w", s.Dir, err)
 	}
 	return nil
-}
-
-// killSandbox kills the sandbox run by bwrap process p. It kills the
-// sandbox's init (bwrap's child, PID 1 of the namespace) rather than p:
-// the kernel kills every process of the namespace before the init's exit
-// is reported, and bwrap exits only after that, so once the supervisor's
-// Wait returns nothing of the sandbox is left. Killing p alone would end
-// the rest through PR_SET_PDEATHSIG, but asynchronously.
-func killSandbox(p *os.Process) {
-	if pid := childOf(p.Pid); pid > 0 {
-		if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-			// Checked after opening the pidfd, which pins the process:
-			// the pid still belongs to the child of p.
-			killed := ppid(pid) == p.Pid && unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil
-			unix.Close(fd)
-			if killed {
-				// Not p too: bwrap would then be reported gone before
-				// the namespace is.
-				return
-			}
-		}
-	}
-	p.Kill() // through a pidfd: safe even if p has just exited
-}
-
-// childOf returns a child of pid, or 0. bwrap has exactly one.
-func childOf(pid int) int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
-	for _, e := range ents {
-		c, err := strconv.Atoi(e.Name())
-		if err == nil && ppid(c) == pid {
-			return c
-		}
-	}
-	return 0
-}
-
-// statFields returns the fields of /proc/<pid>/stat after the command
-// name (which may hold spaces and parentheses): state is [0], ppid [1],
-// starttime [19].
-func statFields(pid int) []string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return nil
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return nil
-	}
-	return strings.Fields(string(b[i+1:]))
-}
-
-// ppid returns the parent of pid, or -1.
-func ppid(pid int) int {
-	f := statFields(pid)
-	if len(f) < 2 {
-		return -1
-	}
-	n, err := strconv.Atoi(f[1])
-	if err != nil {
-		return -1
-	}
-	return n
-}
-
-// startTime returns the start time of pid (clock ticks since boot), which
-// tells a process from a later one with the same pid.
-func startTime(pid int) string {
-	f := statFields(pid)
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
-}
-
-// ownerRecord is the pid file's content: "<pid> <start time>".
-func ownerRecord() []byte {
-	pid := os.Getpid()
-	return []byte(strconv.Itoa(pid) + " " + startTime(pid) + "\n")
-}
-
-// ownerAlive reads a pid file's content. Anything unclear counts as
-// alive: a live session must never lose its directory.
-func ownerAlive(rec []byte) bool {
-	f := strings.Fields(string(rec))
-	if len(f) == 0 {
-		return true
-	}
-	pid, err := strconv.Atoi(f[0])
-	if err != nil || pid <= 0 {
-		return true
-	}
-	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
-		return false
-	}
-	if len(f) > 1 && f[1] != "" {
-		if st := startTime(pid); st != "" && st != f[1] {
-			return false // the pid now belongs to another process
-		}
-	}
-	return true
-}
-
-// cleanStale removes the session directories in root whose owner died
-// (killed before Close). Their sandboxes died with them (bwrap's
-// --die-with-parent), so this only removes files; it kills nothing.
-func cleanStale(root string) {
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), "s-") {
-			continue
-		}
-		dir := filepath.Join(root, e.Name())
-		rec, err := os.ReadFile(filepath.Join(dir, contract.PidName))
-		if err != nil || ownerAlive(rec) {
-			continue
-		}
-		if contract.CheckPrivate(dir, true) != nil {
-			continue
-		}
-		os.RemoveAll(dir)
-	}
 }
 
 // logf appends a line to the worker log.
