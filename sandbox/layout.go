@@ -107,121 +107,44 @@ func (m Mount) String() string {
 // the sandbox's root is remounted read-only, so a write outside the
 // writable mounts fails (escape class 8).
 func Layout(s Spec, fsys FS) ([]Mount, error) {
-	if err := checkAbs("workspace", s.Workspace); err != nil {
-		return nil, fmt.Errorf("sandbox layout: %w", err)
+	if err := checkSpec(s); err != nil {
+		return nil, err
 	}
-	for _, list := range []struct {
-		what  string
-		paths []string
-	}{{"system path", s.System}, {"read path", s.Read}, {"write path", s.Write}, {"deny path", s.Deny},
-		{"tool path", s.Tools}, {"cache path", s.Caches}, {"git path", s.Git.paths()}} {
-		for _, p := range list.paths {
-			if err := checkAbs(list.what, p); err != nil {
-				return nil, fmt.Errorf("sandbox layout: %w", err)
-			}
-		}
-	}
-	for _, name := range s.Etc {
-		if err := checkEtcName(name); err != nil {
-			return nil, fmt.Errorf("sandbox layout: %w", err)
-		}
-	}
-
 	var ms []Mount
 	sys, err := systemMounts(s.System, fsys)
 	if err != nil {
 		return nil, err
 	}
 	ms = append(ms, sys...)
-
-	for _, name := range s.Etc {
-		p := "/etc/" + name
-		// Stat, not Lstat: a symlink such as /etc/localtime is bound
-		// through (bwrap follows the source), a dangling one is skipped.
-		if _, err := fsys.Stat(p); err != nil {
-			if missing(err) {
-				continue
-			}
-			return nil, fmt.Errorf("sandbox layout: /etc entry: %w", err)
-		}
-		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+	etc, err := etcMounts(s.Etc, fsys)
+	if err != nil {
+		return nil, err
 	}
-
-	// A fresh /proc of the new PID namespace: the host's /proc would
-	// expose /proc/<host pid>/root (escape class 7).
-	ms = append(ms,
-		Mount{Kind: Proc, Dst: "/proc"},
-		Mount{Kind: Dev, Dst: "/dev"},
-		Mount{Kind: Tmpfs, Dst: "/tmp"},
-	)
-	// The home directory is an empty tmpfs: tools that write ~/.config
-	// or ~/.cache do not crash, while the real home stays absent (escape
-	// classes 1 and 8). Tools and caches found there are bound on top.
-	if s.Home != "" && s.Home != "/" {
-		if s.ScratchHome != "" {
-			ms = append(ms, Mount{Kind: Bind, Src: s.ScratchHome, Dst: s.Home})
-		} else {
-			ms = append(ms, Mount{Kind: Tmpfs, Dst: s.Home})
-		}
+	ms = append(ms, etc...)
+	ms = append(ms, freshMounts(s)...)
+	grants, err := grantMounts(s, fsys)
+	if err != nil {
+		return nil, err
 	}
-
-	var gitRead []string
-	if s.Git.Common != "" {
-		gitRead = []string{s.Git.Common}
-	}
-	for _, g := range []struct {
-		kind  MountKind
-		paths []string
-	}{{ROBind, s.Read}, {Bind, s.Write}, {ROBind, s.Tools}, {ROBind, gitRead}, {Bind, s.Git.Write}} {
-		for _, p := range g.paths {
-			if _, err := fsys.Stat(p); err != nil {
-				if missing(err) {
-					continue
-				}
-				return nil, fmt.Errorf("sandbox layout: grant %s: %w", p, err)
-			}
-			ms = append(ms, Mount{Kind: g.kind, Src: p, Dst: p})
-		}
-	}
-
+	ms = append(ms, grants...)
 	caches, err := cacheMounts(s, fsys)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox layout: cache: %w", err)
 	}
 	ms = append(ms, caches...)
-
-	fi, err := fsys.Stat(s.Workspace)
+	ws, err := workspaceMount(s.Workspace, fsys)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox layout: workspace: %w", err)
+		return nil, err
 	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("sandbox layout: workspace %s is not a directory", s.Workspace)
-	}
-	ms = append(ms, Mount{Kind: Bind, Src: s.Workspace, Dst: s.Workspace})
-
-	// A bind of / (a degraded workspace) or of /dev or /proc themselves
-	// brings the host's /proc and /dev along (binds are recursive), so
-	// mount fresh ones again on top (escape class 7).
-	for _, fresh := range []Mount{{Kind: Proc, Dst: "/proc"}, {Kind: Dev, Dst: "/dev"}} {
-		for _, m := range ms {
-			if (m.Kind == ROBind || m.Kind == Bind) && Within(fresh.Dst, m.Dst) {
-				ms = append(ms, fresh)
-				break
-			}
-		}
-	}
+	ms = append(ms, ws)
+	ms = remountProcDev(ms)
 
 	prot, err := protectMounts(s, fsys)
 	if err != nil {
 		return nil, err
 	}
 	ms = append(ms, prot...)
-	for _, p := range s.Git.Protect {
-		if _, err := fsys.Lstat(p); err == nil {
-			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
-		}
-	}
-	ms = append(ms, gitPlaceholderMounts(s.Git.Placeholders, fsys)...)
+	ms = append(ms, gitProtectMounts(s.Git, fsys)...)
 
 	masks, err := denyMasks(ms, s.Deny, fsys)
 	if err != nil {
@@ -238,6 +161,137 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 		ms = append(ms, Mount{Kind: RemountRO, Dst: "/"})
 	}
 	return ms, nil
+}
+
+// checkSpec checks that every path of s is absolute and every /etc entry
+// a plain name, before anything looks at the host.
+func checkSpec(s Spec) error {
+	if err := checkAbs("workspace", s.Workspace); err != nil {
+		return fmt.Errorf("sandbox layout: %w", err)
+	}
+	for _, list := range []struct {
+		what  string
+		paths []string
+	}{{"system path", s.System}, {"read path", s.Read}, {"write path", s.Write}, {"deny path", s.Deny},
+		{"tool path", s.Tools}, {"cache path", s.Caches}, {"git path", s.Git.paths()}} {
+		for _, p := range list.paths {
+			if err := checkAbs(list.what, p); err != nil {
+				return fmt.Errorf("sandbox layout: %w", err)
+			}
+		}
+	}
+	for _, name := range s.Etc {
+		if err := checkEtcName(name); err != nil {
+			return fmt.Errorf("sandbox layout: %w", err)
+		}
+	}
+	return nil
+}
+
+// etcMounts binds the /etc entries that exist, read-only.
+func etcMounts(names []string, fsys FS) ([]Mount, error) {
+	var ms []Mount
+	for _, name := range names {
+		p := "/etc/" + name
+		// Stat, not Lstat: a symlink such as /etc/localtime is bound
+		// through (bwrap follows the source), a dangling one is skipped.
+		if _, err := fsys.Stat(p); err != nil {
+			if missing(err) {
+				continue
+			}
+			return nil, fmt.Errorf("sandbox layout: /etc entry: %w", err)
+		}
+		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+	}
+	return ms, nil
+}
+
+// freshMounts creates what the sandbox gets new rather than from the
+// host: /proc, /dev, /tmp and the home directory.
+func freshMounts(s Spec) []Mount {
+	// A fresh /proc of the new PID namespace: the host's /proc would
+	// expose /proc/<host pid>/root (escape class 7).
+	ms := []Mount{
+		{Kind: Proc, Dst: "/proc"},
+		{Kind: Dev, Dst: "/dev"},
+		{Kind: Tmpfs, Dst: "/tmp"},
+	}
+	// The home directory is an empty tmpfs: tools that write ~/.config
+	// or ~/.cache do not crash, while the real home stays absent (escape
+	// classes 1 and 8). Tools and caches found there are bound on top.
+	if s.Home != "" && s.Home != "/" {
+		if s.ScratchHome != "" {
+			ms = append(ms, Mount{Kind: Bind, Src: s.ScratchHome, Dst: s.Home})
+		} else {
+			ms = append(ms, Mount{Kind: Tmpfs, Dst: s.Home})
+		}
+	}
+	return ms
+}
+
+// grantMounts binds the grants that exist: Read, Write, Tools, then the
+// git common directory (read-only) and the git directories written.
+func grantMounts(s Spec, fsys FS) ([]Mount, error) {
+	var gitRead []string
+	if s.Git.Common != "" {
+		gitRead = []string{s.Git.Common}
+	}
+	var ms []Mount
+	for _, g := range []struct {
+		kind  MountKind
+		paths []string
+	}{{ROBind, s.Read}, {Bind, s.Write}, {ROBind, s.Tools}, {ROBind, gitRead}, {Bind, s.Git.Write}} {
+		for _, p := range g.paths {
+			if _, err := fsys.Stat(p); err != nil {
+				if missing(err) {
+					continue
+				}
+				return nil, fmt.Errorf("sandbox layout: grant %s: %w", p, err)
+			}
+			ms = append(ms, Mount{Kind: g.kind, Src: p, Dst: p})
+		}
+	}
+	return ms, nil
+}
+
+// workspaceMount binds the workspace read-write; it must be a directory.
+func workspaceMount(ws string, fsys FS) (Mount, error) {
+	fi, err := fsys.Stat(ws)
+	if err != nil {
+		return Mount{}, fmt.Errorf("sandbox layout: workspace: %w", err)
+	}
+	if !fi.IsDir() {
+		return Mount{}, fmt.Errorf("sandbox layout: workspace %s is not a directory", ws)
+	}
+	return Mount{Kind: Bind, Src: ws, Dst: ws}, nil
+}
+
+// remountProcDev appends a fresh /proc and /dev again when a bind in ms
+// covers them. A bind of / (a degraded workspace) or of /dev or /proc
+// themselves brings the host's /proc and /dev along (binds are
+// recursive), so fresh ones go on top (escape class 7).
+func remountProcDev(ms []Mount) []Mount {
+	for _, fresh := range []Mount{{Kind: Proc, Dst: "/proc"}, {Kind: Dev, Dst: "/dev"}} {
+		for _, m := range ms {
+			if (m.Kind == ROBind || m.Kind == Bind) && Within(fresh.Dst, m.Dst) {
+				ms = append(ms, fresh)
+				break
+			}
+		}
+	}
+	return ms
+}
+
+// gitProtectMounts binds the git control files that exist read-only on
+// themselves, then stands placeholders in for the missing ones.
+func gitProtectMounts(g GitDirs, fsys FS) []Mount {
+	var ms []Mount
+	for _, p := range g.Protect {
+		if _, err := fsys.Lstat(p); err == nil {
+			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+		}
+	}
+	return append(ms, gitPlaceholderMounts(g.Placeholders, fsys)...)
 }
 
 // systemMounts mounts the system directories. On merged-/usr systems /bin,

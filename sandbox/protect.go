@@ -55,15 +55,8 @@ func (g GitDirs) paths() []string {
 // symlink is protected at the link's target when that lies in the
 // workspace; a path below a file cannot exist and needs nothing.
 func protectMounts(s Spec, fsys FS) ([]Mount, error) {
-	var pins, prot []Mount
-	seen := map[string]bool{}
-	add := func(list *[]Mount, m Mount) {
-		if !seen[m.Dst] {
-			seen[m.Dst] = true
-			*list = append(*list, m)
-		}
-	}
 	degraded, _ := Degraded(s.Workspace, s.Home)
+	p := &protector{ws: s.Workspace, fsys: fsys, degraded: degraded, seen: map[string]bool{}}
 	queue := slices.Clone(s.Protect)
 	for n := 0; len(queue) > 0; n++ {
 		if n > 256 {
@@ -71,86 +64,133 @@ func protectMounts(s Spec, fsys FS) ([]Mount, error) {
 		}
 		pr := queue[0]
 		queue = queue[1:]
-		if pr.Path == s.Workspace || !Within(pr.Path, s.Workspace) {
-			continue
+		next, err := p.walk(pr)
+		if err != nil {
+			return nil, err
 		}
-		rel := strings.TrimPrefix(pr.Path, s.Workspace+"/")
-		if s.Workspace == "/" {
-			rel = strings.TrimPrefix(pr.Path, "/")
-		}
-		comps := strings.Split(rel, "/")
-		cur := s.Workspace
-		var ancestors []string
-		for i, c := range comps {
-			cur = path.Join(cur, c)
-			last := i == len(comps)-1
-			fi, err := fsys.Lstat(cur)
-			if err != nil {
-				if !missing(err) {
-					return nil, fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
-				}
-				if degraded {
-					// A workspace of / or of the home directory: never
-					// create files there (documented: only existing
-					// protected paths are protected then).
-					break
-				}
-				if c == ".git" && !last {
-					// Not a git repository: an empty .git would make
-					// git, go build and every VCS-aware tool fail. What
-					// `git init` creates inside is the agent's (documented).
-					break
-				}
-				kind := PlaceholderDir
-				if last && !pr.Dir {
-					kind = PlaceholderFile
-				}
-				for _, a := range ancestors {
-					add(&pins, Mount{Kind: Bind, Src: a, Dst: a})
-				}
-				add(&prot, Mount{Kind: kind, Dst: cur})
-				break
-			}
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				// Follow the link: what it points at is what a write
-				// through it changes.
-				target, err := realPath(fsys, path.Dir(cur))
-				if err != nil {
-					break
-				}
-				link, err := fsys.Readlink(cur)
-				if err != nil {
-					return nil, fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
-				}
-				if !path.IsAbs(link) {
-					link = path.Join(target, link)
-				}
-				next := path.Join(append([]string{link}, comps[i+1:]...)...)
-				if Within(next, s.Workspace) && next != s.Workspace {
-					queue = append(queue, Protected{Path: next, Dir: pr.Dir})
-				}
-				break
-			}
-			if last {
-				for _, a := range ancestors {
-					add(&pins, Mount{Kind: Bind, Src: a, Dst: a})
-				}
-				add(&prot, Mount{Kind: ROBind, Src: cur, Dst: cur})
-				break
-			}
-			if !fi.IsDir() {
-				// Nothing can exist below a file.
-				break
-			}
-			ancestors = append(ancestors, cur)
+		if next != nil {
+			queue = append(queue, *next)
 		}
 	}
 	// Shallow pins first: a deeper pin inside a later, shallower bind
 	// would be hidden by it.
-	slices.SortStableFunc(pins, func(a, b Mount) int {
+	slices.SortStableFunc(p.pins, func(a, b Mount) int {
 		return strings.Count(a.Dst, "/") - strings.Count(b.Dst, "/")
 	})
-	return append(pins, prot...), nil
+	return append(p.pins, p.prot...), nil
+}
+
+// protector collects protectMounts' two groups of mounts, each
+// destination once.
+type protector struct {
+	ws         string // the workspace
+	fsys       FS
+	degraded   bool // a workspace of / or of the home directory
+	pins, prot []Mount
+	seen       map[string]bool
+}
+
+// protect pins the ancestors (directories between the workspace and m)
+// onto themselves and adds m to the protecting mounts.
+func (p *protector) protect(ancestors []string, m Mount) {
+	for _, a := range ancestors {
+		p.add(&p.pins, Mount{Kind: Bind, Src: a, Dst: a})
+	}
+	p.add(&p.prot, m)
+}
+
+func (p *protector) add(list *[]Mount, m Mount) {
+	if !p.seen[m.Dst] {
+		p.seen[m.Dst] = true
+		*list = append(*list, m)
+	}
+}
+
+// walk goes down the components of pr from the workspace and protects
+// it. When a component is a symlink it returns the path to protect
+// instead, through the link's target, or nil when that leaves the
+// workspace.
+func (p *protector) walk(pr Protected) (*Protected, error) {
+	if pr.Path == p.ws || !Within(pr.Path, p.ws) {
+		return nil, nil
+	}
+	rel := strings.TrimPrefix(pr.Path, p.ws+"/")
+	if p.ws == "/" {
+		rel = strings.TrimPrefix(pr.Path, "/")
+	}
+	comps := strings.Split(rel, "/")
+	cur := p.ws
+	var ancestors []string
+	for i, c := range comps {
+		cur = path.Join(cur, c)
+		last := i == len(comps)-1
+		fi, err := p.fsys.Lstat(cur)
+		if err != nil {
+			if !missing(err) {
+				return nil, fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
+			}
+			p.placeholder(pr, c, cur, last, ancestors)
+			return nil, nil
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return p.follow(pr, cur, comps[i+1:])
+		}
+		if last {
+			p.protect(ancestors, Mount{Kind: ROBind, Src: cur, Dst: cur})
+			return nil, nil
+		}
+		if !fi.IsDir() {
+			// Nothing can exist below a file.
+			return nil, nil
+		}
+		ancestors = append(ancestors, cur)
+	}
+	return nil, nil
+}
+
+// placeholder stands a read-only placeholder in at cur, the first
+// missing component (c) of pr.
+func (p *protector) placeholder(pr Protected, c, cur string, last bool, ancestors []string) {
+	if p.degraded {
+		// A workspace of / or of the home directory: never create files
+		// there (documented: only existing protected paths are protected
+		// then).
+		return
+	}
+	if c == ".git" && !last {
+		// Not a git repository: an empty .git would make git, go build
+		// and every VCS-aware tool fail. What `git init` creates inside
+		// is the agent's (documented).
+		return
+	}
+	kind := PlaceholderDir
+	if last && !pr.Dir {
+		kind = PlaceholderFile
+	}
+	p.protect(ancestors, Mount{Kind: kind, Dst: cur})
+}
+
+// follow returns the path that protecting pr through the symlink at cur
+// means (rest are the components after it), or nil when it lies outside
+// the workspace: what the link points at is what a write through it
+// changes.
+func (p *protector) follow(pr Protected, cur string, rest []string) (*Protected, error) {
+	target, err := realPath(p.fsys, path.Dir(cur))
+	if err != nil {
+		return nil, nil
+	}
+	link, err := p.fsys.Readlink(cur)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
+	}
+	if !path.IsAbs(link) {
+		link = path.Join(target, link)
+	}
+	next := path.Join(append([]string{link}, rest...)...)
+	if Within(next, p.ws) && next != p.ws {
+		return &Protected{Path: next, Dir: pr.Dir}, nil
+	}
+	return nil, nil
 }
 
 // Placeholders returns the host paths of the placeholders in ms: bwrap
