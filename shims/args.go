@@ -84,81 +84,113 @@ func ParseArgs(args []string) (Invocation, error) {
 // name): the prefix form exists only for bash-like names, since Claude
 // Code takes only a shell whose path contains "bash".
 func ParseArgsFor(name string, args []string) (Invocation, error) {
-	var inv Invocation
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") && !strings.HasPrefix(args[0], "+") && prefixForm(name, args[0]) {
-		inv.Command = args[0]
-		return inv, nil
+		return Invocation{Command: args[0]}, nil
 	}
-	sawC, sawS := false, false
+	p := &argParser{args: args}
+	rest, done, err := p.options()
+	if err != nil || done {
+		return p.inv, err
+	}
+	return p.form(rest)
+}
+
+// argParser reads one shell command line for [ParseArgsFor].
+type argParser struct {
+	args       []string
+	inv        Invocation
+	sawC, sawS bool
+}
+
+// options reads the options before the operands and returns the
+// operands. done is set for --version and --help as the first word,
+// which end the parse.
+func (p *argParser) options() (rest []string, done bool, err error) {
+	args := p.args
 	i := 0
 loop:
 	for ; i < len(args); i++ {
 		a := args[i]
 		switch a {
 		case "--login":
-			inv.Login = true
+			p.inv.Login = true
 			continue
 		case "--norc", "--noprofile":
 			// The inner shell never reads them anyway.
 			continue
 		case "--version":
 			if i == 0 {
-				inv.Form = FormVersion
-				return inv, nil
+				p.inv.Form = FormVersion
+				return nil, true, nil
 			}
 		case "--help":
 			if i == 0 {
-				inv.Form = FormHelp
-				return inv, nil
+				p.inv.Form = FormHelp
+				return nil, true, nil
 			}
 		case "--", "-":
 			i++
 			break loop
 		}
 		if strings.HasPrefix(a, "--") {
-			return inv, fmt.Errorf("%w: option %q (accepted: -c, -s, -i, -l, --login, --norc, --noprofile, -%s, -o NAME, --version, --help)", ErrUsage, a, setFlags)
+			return nil, false, fmt.Errorf("%w: option %q (accepted: -c, -s, -i, -l, --login, --norc, --noprofile, -%s, -o NAME, --version, --help)", ErrUsage, a, setFlags)
 		}
 		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
 			break
 		}
-		sign := a[:1]
-		for j := 1; j < len(a); j++ {
-			f := a[j]
-			switch {
-			case sign == "-" && f == 'c':
-				sawC = true
-			case sign == "-" && f == 's':
-				sawS = true
-			case sign == "-" && f == 'i':
-				inv.Interactive = true
-			case sign == "-" && f == 'l':
-				inv.Login = true
-			case f == 'o':
-				// -o NAME takes the next word, even inside a cluster
-				// (-euo pipefail).
-				if i+1 >= len(args) || !setOptions[args[i+1]] {
-					return inv, fmt.Errorf("%w: %so needs an option name (one of errexit, nounset, pipefail, xtrace, ...)", ErrUsage, sign)
-				}
-				i++
-				inv.Options = append(inv.Options, sign+"o", args[i])
-			case strings.IndexByte(setFlags, f) >= 0:
-				inv.Options = append(inv.Options, sign+string(f))
-			default:
-				return inv, fmt.Errorf("%w: option %s%c in %q (accepted: -c, -s, -i, -l, --login, -%s, -o NAME)", ErrUsage, sign, f, a, setFlags)
-			}
+		if i, err = p.cluster(i); err != nil {
+			return nil, false, err
 		}
 	}
-	rest := args[i:]
+	return args[i:], false, nil
+}
+
+// cluster reads the option word args[i], such as -e, +x or -euo, and
+// returns the index of the last word it used (-o takes the next one).
+func (p *argParser) cluster(i int) (int, error) {
+	a := p.args[i]
+	sign := a[:1]
+	for j := 1; j < len(a); j++ {
+		f := a[j]
+		switch {
+		case sign == "-" && f == 'c':
+			p.sawC = true
+		case sign == "-" && f == 's':
+			p.sawS = true
+		case sign == "-" && f == 'i':
+			p.inv.Interactive = true
+		case sign == "-" && f == 'l':
+			p.inv.Login = true
+		case f == 'o':
+			// -o NAME takes the next word, even inside a cluster
+			// (-euo pipefail).
+			if i+1 >= len(p.args) || !setOptions[p.args[i+1]] {
+				return i, fmt.Errorf("%w: %so needs an option name (one of errexit, nounset, pipefail, xtrace, ...)", ErrUsage, sign)
+			}
+			i++
+			p.inv.Options = append(p.inv.Options, sign+"o", p.args[i])
+		case strings.IndexByte(setFlags, f) >= 0:
+			p.inv.Options = append(p.inv.Options, sign+string(f))
+		default:
+			return i, fmt.Errorf("%w: option %s%c in %q (accepted: -c, -s, -i, -l, --login, -%s, -o NAME)", ErrUsage, sign, f, a, setFlags)
+		}
+	}
+	return i, nil
+}
+
+// form decides the form from the options seen and the operands rest.
+func (p *argParser) form(rest []string) (Invocation, error) {
+	inv := p.inv
 	switch {
-	case sawC && sawS:
+	case p.sawC && p.sawS:
 		return inv, fmt.Errorf("%w: -c and -s together", ErrUsage)
-	case sawC:
+	case p.sawC:
 		if len(rest) == 0 {
 			return inv, fmt.Errorf("%w: -c needs a command string", ErrUsage)
 		}
 		inv.Form, inv.Command, inv.Params = FormCommand, rest[0], rest[1:]
 		inv.Interactive = false
-	case sawS || len(rest) == 0:
+	case p.sawS || len(rest) == 0:
 		inv.Form, inv.Params = FormStdin, rest
 	default:
 		inv.Form, inv.File, inv.Params = FormFile, rest[0], rest[1:]
