@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -119,14 +118,10 @@ func usesSSH(cmd string) bool {
 
 // auditEgress writes one proxy decision to the audit log.
 func (s *Shim) auditEgress(d egress.Decision) {
-	getenv := s.getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if getenv(contract.EnvNoAudit) == "1" {
+	dir, off, err := s.auditDir()
+	if off {
 		return
 	}
-	dir, err := audit.Dir(getenv)
 	if err == nil {
 		err = audit.Append(dir, audit.EgressRecord(d.Time, s.Workspace, "", d.Via, egress.HostPort(d.Host, d.Port), d.Allowed, d.Key))
 	}

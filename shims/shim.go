@@ -278,14 +278,10 @@ func (s *Shim) explainContext() explain.Context {
 // that cannot be written is reported once on stderr and never stops the
 // command.
 func (s *Shim) audit(how string, status int) {
-	getenv := s.getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if getenv(contract.EnvNoAudit) == "1" {
+	dir, off, err := s.auditDir()
+	if off {
 		return
 	}
-	dir, err := audit.Dir(getenv)
 	if err == nil {
 		r := audit.Record{Time: s.start, Workspace: s.Workspace, Cwd: s.Cwd, Command: s.judged,
 			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status}
@@ -301,6 +297,20 @@ func (s *Shim) audit(how string, status int) {
 	if err != nil {
 		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
 	}
+}
+
+// auditDir returns the directory of the user's audit log; off is set
+// when LITE_SANDBOX_NO_AUDIT=1 turns the log off.
+func (s *Shim) auditDir() (dir string, off bool, err error) {
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv(contract.EnvNoAudit) == "1" {
+		return "", true, nil
+	}
+	dir, err = audit.Dir(getenv)
+	return dir, false, err
 }
 
 // quoteArgv renders an argv as a shell command line.
