@@ -35,23 +35,15 @@ var bootIDFile = "/proc/sys/kernel/random/boot_id"
 // bwrap that cannot create a sandbox here (blocked user namespaces) is
 // known before the first command and handled as a missing one: mode
 // auto warns and runs unsandboxed, mode on refuses.
-func Probe() (Backend, error) {
-	b, err := find()
-	if err != nil {
-		return Backend{}, err
-	}
-	key, ok := probeKey(b.Path)
-	if !ok {
-		return Detect()
-	}
-	if cb, cerr, hit := readProbeCache(key, b.Path); hit {
-		return cb, cerr
-	}
-	return storeProbe(key)
-}
+func Probe() (Backend, error) { return probe(true) }
 
 // Reprobe runs [Detect] and replaces the cache, for doctor.
-func Reprobe() (Backend, error) {
+func Reprobe() (Backend, error) { return probe(false) }
+
+// probe runs [Detect] and caches its outcome, or with useCache returns
+// the cached outcome when there is one. Without a cache key (bwrap or
+// the boot id cannot be read) it runs Detect uncached.
+func probe(useCache bool) (Backend, error) {
 	b, err := find()
 	if err != nil {
 		return Backend{}, err
@@ -59,6 +51,11 @@ func Reprobe() (Backend, error) {
 	key, ok := probeKey(b.Path)
 	if !ok {
 		return Detect()
+	}
+	if useCache {
+		if cb, cerr, hit := readProbeCache(key, b.Path); hit {
+			return cb, cerr
+		}
 	}
 	return storeProbe(key)
 }
