@@ -63,26 +63,3 @@ func (c Confinement) Lines() []string {
 	}
 	return []string{sec, ll, "namespaces: pid, ipc, uts, cgroup (and net when the network is off); every capability dropped"}
 }
-
-func containsSlash(s string) bool { return strings.Contains(s, "/") }
-
-// lookPathEnv finds name in the PATH of env (the command's environment,
-// not lite-sandbox's own).
-func lookPathEnv(name string, env []string) (string, error) {
-	pathEnv := "/usr/local/bin:/usr/bin:/bin"
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			pathEnv = v
-		}
-	}
-	for _, d := range strings.Split(pathEnv, ":") {
-		if d == "" {
-			d = "."
-		}
-		p := d + "/" + name
-		if isExecutable(p) {
-			return p, nil
-		}
-	}
-	return "", errNotFound
-}

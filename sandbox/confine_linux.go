@@ -6,6 +6,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 	"runtime"
 	"unsafe"
 
@@ -199,15 +200,13 @@ func ConfineExec(argv []string, env []string) (int, error) {
 	if _, err := confine(); err != nil {
 		return exit.Sandbox, err
 	}
-	path := argv[0]
-	if !containsSlash(path) {
-		p, err := lookPathEnv(path, env)
-		if err != nil {
-			return exit.NotFound, fmt.Errorf("%s: command not found", path)
-		}
-		path = p
+	// A program found but not executable is 127 here too, as it always
+	// was at this step; the worker's lookup tells it apart (126).
+	path, err := pathlook.Find(argv[0], env, "")
+	if err != nil {
+		return exit.NotFound, fmt.Errorf("%s: command not found", argv[0])
 	}
-	err := unix.Exec(path, argv, env)
+	err = unix.Exec(path, argv, env)
 	if errors.Is(err, unix.ENOENT) {
 		return exit.NotFound, fmt.Errorf("%s: %w", argv[0], err)
 	}

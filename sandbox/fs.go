@@ -106,11 +106,3 @@ func resolve(fsys FS, p string, forWrite bool) (string, error) {
 func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
 }
-
-var errNotFound = errors.New("not found")
-
-// isExecutable reports whether p is a regular file with an execute bit.
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
-}

@@ -7,13 +7,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 	"io"
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -249,40 +248,14 @@ func start(req Request, fds []int) (pid, status int, err error) {
 // is used as is (relative to Dir), any other is looked up in the PATH of
 // the request's environment, not the worker's.
 func lookPath(req Request) (string, int, error) {
-	name := req.Argv[0]
-	if strings.Contains(name, "/") {
-		return name, 0, nil
+	p, err := pathlook.Find(req.Argv[0], req.Env, req.Dir)
+	switch {
+	case errors.Is(err, pathlook.ErrNotExecutable):
+		return "", exit.NotExecutable, fmt.Errorf("%s: permission denied", req.Argv[0])
+	case err != nil:
+		return "", exit.NotFound, fmt.Errorf("%s: command not found", req.Argv[0])
 	}
-	pathEnv := "/usr/local/bin:/usr/bin:/bin"
-	for _, kv := range req.Env {
-		// The last one wins, as in os/exec.
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			pathEnv = v
-		}
-	}
-	denied := false
-	for _, d := range filepath.SplitList(pathEnv) {
-		if d == "" {
-			d = "."
-		}
-		p := filepath.Join(d, name)
-		if !filepath.IsAbs(p) && req.Dir != "" {
-			p = filepath.Join(req.Dir, p)
-		}
-		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() {
-			continue
-		}
-		if unix.Access(p, unix.X_OK) != nil {
-			denied = true
-			continue
-		}
-		return p, 0, nil
-	}
-	if denied {
-		return "", exit.NotExecutable, fmt.Errorf("%s: permission denied", name)
-	}
-	return "", exit.NotFound, fmt.Errorf("%s: command not found", name)
+	return p, 0, nil
 }
 
 // supervise forwards the client's signals to the command's process group
