@@ -55,50 +55,12 @@ func (e *NotInstalledError) Unwrap() error { return e.Err }
 // terminal, with plain stdio otherwise. It closes the session on every
 // path and returns the agent's exit status.
 func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
-	exe, err := ownExe(o.Exe)
+	info, environ, err := sessionInfo(ctx, o)
 	if err != nil {
 		return -1, err
 	}
-	environ := o.Environ
-	if environ == nil {
-		environ = os.Environ()
-	}
-	getenv := func(k string) string {
-		for i := len(environ) - 1; i >= 0; i-- {
-			if n, v, _ := strings.Cut(environ[i], "="); n == k {
-				return v
-			}
-		}
-		return ""
-	}
-	det, err := o.Agent.Detect(ctx)
-	if err != nil {
-		return -1, &NotInstalledError{fmt.Errorf("%s: %w", o.Agent.Name(), err)}
-	}
-	info := agents.Session{
-		Exe:       exe,
-		Workspace: o.Workspace,
-		Home:      o.Home,
-		Agent:     det,
-		Args:      o.Args,
-		Getenv:    getenv,
-	}
-	addFileRules(&info, o.Policy)
-
 	if o.DryRun {
-		info.Dir = filepath.Join(DefaultRuntimeRoot(), "s-DRYRUN")
-		info.Shim = contract.Shim(info.Dir)
-		info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
-		info.Ring = ringSupported && o.Mode != policy.ModeOff
-		plan, err := o.Agent.Prepare(info)
-		if err != nil {
-			return -1, err
-		}
-		env := routingEnv(info, o.Agent.Name(), o.Mode, true)
-		if err := printPlan(o.Stdout, info, plan, env); err != nil || !info.Ring {
-			return 0, err
-		}
-		return 0, printRing(o.Stdout, ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0]})
+		return dryRun(o, info)
 	}
 
 	b, derr := sandbox.Probe()
@@ -122,27 +84,18 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		}
 		// Registered before Close, so it runs after the worker is gone.
 		defer scratch.finish(o.Stderr, o.KeepHome)
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, exe, o.Agent.Name(), scratch.dir, info.TmpDir)
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir)
 		if err != nil {
 			return -1, err
 		}
 		defer s.Close()
 		info.Dir = s.Dir
 	} else {
-		// No worker: the shim validates each command and runs it on its
-		// own, as `lite-sandbox run` would (unsandboxed, with a warning,
-		// in auto mode without a backend).
-		d, err := os.MkdirTemp("", "lite-sandbox-launch-")
+		d, err := shimOnlyDir(info.Exe)
 		if err != nil {
-			return -1, fmt.Errorf("launch: %w", err)
+			return -1, err
 		}
 		defer os.RemoveAll(d)
-		if err := os.MkdirAll(filepath.Join(d, filepath.Dir(contract.ShimPath)), 0o700); err != nil {
-			return -1, fmt.Errorf("launch: %w", err)
-		}
-		if err := os.Symlink(contract.FindShimBinary(exe), filepath.Join(d, contract.ShimPath)); err != nil {
-			return -1, fmt.Errorf("launch: %w", err)
-		}
 		info.Dir = d
 	}
 	info.Shim = contract.Shim(info.Dir)
@@ -169,9 +122,82 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	} else {
 		status, err = runInRing(ctx, o, b, info, plan, env)
 	}
-	reportNested(o.Stderr, nestedBefore, o.Workspace, info.Dir, getenv)
+	reportNested(o.Stderr, nestedBefore, o.Workspace, info.Dir, info.Getenv)
 	printResume(o.Stderr, o.Agent, info, started)
 	return status, err
+}
+
+// sessionInfo is what the adapter learns of the launch before anything
+// is created: the binary, the detected CLI, the places and the launcher's
+// environment (returned too, for the agent's).
+func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string, error) {
+	exe, err := ownExe(o.Exe)
+	if err != nil {
+		return agents.Session{}, nil, err
+	}
+	environ := o.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	getenv := func(k string) string {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if n, v, _ := strings.Cut(environ[i], "="); n == k {
+				return v
+			}
+		}
+		return ""
+	}
+	det, err := o.Agent.Detect(ctx)
+	if err != nil {
+		return agents.Session{}, nil, &NotInstalledError{fmt.Errorf("%s: %w", o.Agent.Name(), err)}
+	}
+	info := agents.Session{
+		Exe:       exe,
+		Workspace: o.Workspace,
+		Home:      o.Home,
+		Agent:     det,
+		Args:      o.Args,
+		Getenv:    getenv,
+	}
+	addFileRules(&info, o.Policy)
+	return info, environ, nil
+}
+
+// dryRun is --dry-run: what would be generated and run, and the ring.
+func dryRun(o AgentOptions, info agents.Session) (int, error) {
+	info.Dir = filepath.Join(DefaultRuntimeRoot(), "s-DRYRUN")
+	info.Shim = contract.Shim(info.Dir)
+	info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
+	info.Ring = ringSupported && o.Mode != policy.ModeOff
+	plan, err := o.Agent.Prepare(info)
+	if err != nil {
+		return -1, err
+	}
+	env := routingEnv(info, o.Agent.Name(), o.Mode, true)
+	if err := printPlan(o.Stdout, info, plan, env); err != nil || !info.Ring {
+		return 0, err
+	}
+	return 0, printRing(o.Stdout, ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0]})
+}
+
+// shimOnlyDir is the directory of a launch without a worker: only the
+// shim's link, which validates each command and runs it on its own, as
+// `lite-sandbox run` would (unsandboxed, with a warning, in auto mode
+// without a backend). The caller removes it.
+func shimOnlyDir(exe string) (string, error) {
+	d, err := os.MkdirTemp("", "lite-sandbox-launch-")
+	if err != nil {
+		return "", fmt.Errorf("launch: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(d, filepath.Dir(contract.ShimPath)), 0o700); err != nil {
+		os.RemoveAll(d)
+		return "", fmt.Errorf("launch: %w", err)
+	}
+	if err := os.Symlink(contract.FindShimBinary(exe), filepath.Join(d, contract.ShimPath)); err != nil {
+		os.RemoveAll(d)
+		return "", fmt.Errorf("launch: %w", err)
+	}
+	return d, nil
 }
 
 // ownExe returns the lite-sandbox binary's real path.

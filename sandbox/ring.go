@@ -139,31 +139,11 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		}
 	}
 	ms = append(ms, homeMounts(r, fsys)...)
-	var writable []string
-	for _, list := range [][]string{r.Write, s.Git.Write} {
-		for _, p := range list {
-			if exists(fsys, p) && !slices.Contains(writable, p) {
-				writable = append(writable, p)
-				ms = append(ms, Mount{Kind: Bind, Src: p, Dst: p})
-			}
-		}
-	}
-	// The caches as the command sandbox has them (read-only, or the
-	// workspace's own writable layer, or shared where the user opted in):
-	// an MCP server the agent starts with npx must not plant code in the
-	// host's ~/.npm either (escape class 37).
-	caches, err := cacheMounts(s, fsys)
+	writes, writable, err := ringWrites(r, fsys)
 	if err != nil {
-		return nil, fmt.Errorf("ring layout: caches: %w", err)
+		return nil, err
 	}
-	for _, m := range caches {
-		if slices.Contains(s.Caches, m.Dst) {
-			ms = append(ms, m)
-			if m.Kind == Bind {
-				writable = append(writable, m.Dst)
-			}
-		}
-	}
+	ms = append(ms, writes...)
 	fi, err := fsys.Stat(s.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("ring layout: workspace: %w", err)
@@ -192,6 +172,50 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 	if err != nil {
 		return nil, err
 	}
+	ms = append(ms, maskWithExceptions(masks, ringExceptions(r, fsys))...)
+	for _, sh := range r.Shells {
+		if sh != r.Exe {
+			ms = append(ms, Mount{Kind: ROBind, Src: r.Exe, Dst: sh})
+		}
+	}
+	return ms, nil
+}
+
+// ringWrites are the ring's read-write binds: the agent's state and
+// agent.write paths, git's writable entries, and the caches as the
+// command sandbox has them (read-only, or the workspace's own writable
+// layer, or shared where the user opted in): an MCP server the agent
+// starts with npx must not plant code in the host's ~/.npm either
+// (escape class 37). It also returns the writable paths, for the guards.
+func ringWrites(r RingSpec, fsys FS) (ms []Mount, writable []string, err error) {
+	s := r.Command
+	for _, list := range [][]string{r.Write, s.Git.Write} {
+		for _, p := range list {
+			if exists(fsys, p) && !slices.Contains(writable, p) {
+				writable = append(writable, p)
+				ms = append(ms, Mount{Kind: Bind, Src: p, Dst: p})
+			}
+		}
+	}
+	caches, err := cacheMounts(s, fsys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ring layout: caches: %w", err)
+	}
+	for _, m := range caches {
+		if slices.Contains(s.Caches, m.Dst) {
+			ms = append(ms, m)
+			if m.Kind == Bind {
+				writable = append(writable, m.Dst)
+			}
+		}
+	}
+	return ms, writable, nil
+}
+
+// ringExceptions are bound inside the deny masks: the session directory
+// (read-only) and the agent's writable part of it, and the credential
+// files the agent itself needs to log in.
+func ringExceptions(r RingSpec, fsys FS) []Mount {
 	exceptions := []Mount{{Kind: ROBind, Src: r.Session, Dst: r.Session}}
 	for _, p := range r.SessionWrite {
 		exceptions = append(exceptions, Mount{Kind: Bind, Src: p, Dst: p})
@@ -201,13 +225,7 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 			exceptions = append(exceptions, Mount{Kind: Bind, Src: c, Dst: c})
 		}
 	}
-	ms = append(ms, maskWithExceptions(masks, exceptions)...)
-	for _, sh := range r.Shells {
-		if sh != r.Exe {
-			ms = append(ms, Mount{Kind: ROBind, Src: r.Exe, Dst: sh})
-		}
-	}
-	return ms, nil
+	return exceptions
 }
 
 // checkRing accepts only absolute, clean paths, and session write paths
