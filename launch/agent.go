@@ -165,7 +165,7 @@ func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string,
 
 // dryRun is --dry-run: what would be generated and run, and the ring.
 func dryRun(o AgentOptions, info agents.Session) (int, error) {
-	info.Dir = filepath.Join(DefaultRuntimeRoot(), "s-DRYRUN")
+	info.Dir = filepath.Join(defaultRuntimeRoot(), "s-DRYRUN")
 	info.Shim = contract.Shim(info.Dir)
 	info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
 	info.Ring = ringSupported && o.Mode != policy.ModeOff

@@ -8,12 +8,12 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 )
 
-// AgentEnv returns base with the variables that route an agent's shell
+// agentEnv returns base with the variables that route an agent's shell
 // commands through the session's shim: SHELL and [contract.EnvShim] are
 // <dir>/bin/bash, [contract.EnvSession] is dir. Earlier routing variables
 // (these three, and a session-less shim's workspace and mode) are
 // dropped, so that the agent cannot see two.
-func AgentEnv(base []string, dir string) []string {
+func agentEnv(base []string, dir string) []string {
 	info := agents.Session{Dir: dir, Shim: contract.Shim(dir)}
 	return applyEnv(base, routingEnv(info, "", "", true), agents.Plan{})
 }

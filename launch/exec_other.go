@@ -17,7 +17,7 @@ func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdou
 	return -1, worker.ErrUnsupported
 }
 
-// ExecEnv fails with [worker.ErrUnsupported].
-func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+// execEnv fails with [worker.ErrUnsupported].
+func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	return -1, worker.ErrUnsupported
 }

@@ -25,7 +25,7 @@ import (
 // it kills the program.
 const killDelay = 5 * time.Second
 
-// Exec runs argv (the agent) outside the sandbox, with [AgentEnv] of the
+// Exec runs argv (the agent) outside the sandbox, with [agentEnv] of the
 // current environment, and returns its exit status: its exit code, or
 // 128+N after death by signal N. It is `lite-sandbox launch exec --
 // PROGRAM ARGS`.
@@ -41,13 +41,13 @@ const killDelay = 5 * time.Second
 // A program that cannot be started is an error with status 127 (not
 // found) or 126.
 func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	return ExecEnv(ctx, AgentEnv(os.Environ(), s.Dir), argv, stdin, stdout, stderr)
+	return execEnv(ctx, agentEnv(os.Environ(), s.Dir), argv, stdin, stdout, stderr)
 }
 
-// ExecEnv is [Exec] with the program's environment given whole, for a
+// execEnv is [Exec] with the program's environment given whole, for a
 // launch without a session (sandbox mode off, or no backend in auto
 // mode), where the shim runs each command on its own.
-func ExecEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	cmd, err := newProgram(argv, env)
 	if err != nil {
 		return exit.NotFound, fmt.Errorf("launch exec: %w", err)

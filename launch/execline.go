@@ -19,10 +19,10 @@ type Confinement struct {
 	Sandboxed bool
 }
 
-// ExecLine is the one line `launch exec` prints at start, and the one
+// execLine is the one line `launch exec` prints at start, and the one
 // place its wording lives (its --help says the same, through
 // [ExecHelp]): what runs in the sandbox and what does not.
-func ExecLine(c Confinement) string {
+func execLine(c Confinement) string {
 	var prog string
 	if c.Ring {
 		prog = "the program itself runs in the agent ring (the host read-only but the workspace), where every shell (sh, bash, ...) is the shim; the commands it runs through a shell go through the shim"
@@ -36,17 +36,17 @@ func ExecLine(c Confinement) string {
 	return prog + ", " + cmds
 }
 
-// ExecHelp is ExecLine for --help: with a sandbox backend, the ring
+// ExecHelp is execLine for --help: with a sandbox backend, the ring
 // where this system has one.
 func ExecHelp() string {
-	return ExecLine(Confinement{Ring: ringSupported, Sandboxed: true})
+	return execLine(Confinement{Ring: ringSupported, Sandboxed: true})
 }
 
-// printStartLine prints ExecLine for `launch exec` (the program adapter),
+// printStartLine prints execLine for `launch exec` (the program adapter),
 // from what RunAgent put in force.
 func printStartLine(w io.Writer, a agents.Agent, ring, sandboxed bool) {
 	if _, ok := a.(program); !ok {
 		return
 	}
-	fmt.Fprintf(w, "lite-sandbox: %s.\n", ExecLine(Confinement{Ring: ring, Sandboxed: sandboxed}))
+	fmt.Fprintf(w, "lite-sandbox: %s.\n", execLine(Confinement{Ring: ring, Sandboxed: sandboxed}))
 }

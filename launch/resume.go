@@ -24,11 +24,11 @@ func printResume(w io.Writer, a agents.Agent, info agents.Session, since time.Ti
 	if !ok {
 		return
 	}
-	fmt.Fprintf(w, "lite-sandbox: to resume this session in the sandbox: %s\n", ResumeCommand(a.Name(), args))
+	fmt.Fprintf(w, "lite-sandbox: to resume this session in the sandbox: %s\n", resumeCommand(a.Name(), args))
 }
 
-// ResumeCommand is the command line that launches agent with args.
-func ResumeCommand(agent string, args []string) string {
+// resumeCommand is the command line that launches agent with args.
+func resumeCommand(agent string, args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
 		q[i] = a

@@ -18,9 +18,9 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// RingTmp is the session's private temporary directory, bound at /tmp in
+// ringTmp is the session's private temporary directory, bound at /tmp in
 // the agent ring.
-const RingTmp = "tmp"
+const ringTmp = "tmp"
 
 // ringSupported says whether this platform starts the agent in a ring.
 // macOS has the profile builder only (never run here).
@@ -62,7 +62,7 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 	}
 	r := sandbox.RingSpec{
 		Command: spec,
-		Tmp:     filepath.Join(info.Dir, RingTmp),
+		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
 		Exe:     contract.FindShimBinary(info.Exe),
 		// The ring's private /tmp hides the host's: what the agent runs
@@ -81,7 +81,7 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 	}
 	// Listed after createState: the state it made is bound back too.
 	if names, n, ok := homeEntries(info.Home); ok {
-		r.HomeScratch, r.HomeEntries = filepath.Join(info.Dir, RingHome), names
+		r.HomeScratch, r.HomeEntries = filepath.Join(info.Dir, ringHome), names
 	} else if n > maxHomeEntries && in.warn != nil {
 		fmt.Fprintf(in.warn, "lite-sandbox: your home has %d entries (more than %d): the ring shows it read-only without a scratch layer, so the agent cannot create files there (Claude does not save ~/.claude.json)\n", n, maxHomeEntries)
 	}

@@ -15,14 +15,14 @@ import (
 	"strings"
 )
 
-// RingHome is the session's directory bound at $HOME in the agent ring,
+// ringHome is the session's directory bound at $HOME in the agent ring,
 // under the real home's entries (sandbox.RingSpec.HomeScratch): agents
 // create lock directories and temp files beside their state in $HOME
 // (Claude Code's ~/.claude.json.lock and ~/.claude.json.tmp.PID.N before
 // it renames onto ~/.claude.json), which a read-only home refuses, and
 // Claude then did not save ~/.claude.json at all. It is a host directory,
 // not a tmpfs, so that the launcher can say what the agent left in it.
-const RingHome = "home"
+const ringHome = "home"
 
 // maxHomeEntries bounds the scratch layer: bwrap rereads its mount table
 // for every bind, so the cost grows faster than the number of entries

@@ -132,10 +132,10 @@ func (s *Session) Err() error {
 	return s.failed
 }
 
-// DefaultRuntimeRoot is where sessions live unless [Options.RuntimeRoot]
+// defaultRuntimeRoot is where sessions live unless [Options.RuntimeRoot]
 // says otherwise: $XDG_RUNTIME_DIR/lite-sandbox (a per-user tmpfs on
 // systemd machines), else a per-user directory in os.TempDir().
-func DefaultRuntimeRoot() string {
+func defaultRuntimeRoot() string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "lite-sandbox")
 	}

@@ -111,7 +111,7 @@ func sessionExe(exe string) (string, error) {
 // sessions, and removes the directories of sessions whose owner died.
 func runtimeRoot(root string) (string, error) {
 	if root == "" {
-		root = DefaultRuntimeRoot()
+		root = defaultRuntimeRoot()
 	}
 	if err := os.MkdirAll(root, contract.DirMode); err != nil {
 		return "", fmt.Errorf("session: runtime directory: %w", err)

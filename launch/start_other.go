@@ -10,7 +10,7 @@ import (
 	"io"
 )
 
-// Start is [ExecEnv]: no pty support on this system.
+// Start is [execEnv]: no pty support on this system.
 func Start(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	return ExecEnv(ctx, env, argv, stdin, stdout, stderr)
+	return execEnv(ctx, env, argv, stdin, stdout, stderr)
 }

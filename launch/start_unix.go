@@ -22,17 +22,17 @@ import (
 
 // Start runs argv (the agent) outside the sandbox with env and returns
 // its exit status. When stdin is a terminal the agent gets a pty of its
-// own (see [RunPTY]); otherwise its stdio are passed through ([ExecEnv]),
+// own (see [RunPTY]); otherwise its stdio are passed through ([execEnv]),
 // as scripts, CI and `claude -p` need.
 func Start(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	if f, ok := stdin.(*os.File); ok && IsTerminal(f) {
+	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
 		return RunPTY(ctx, env, argv, f, stdout)
 	}
-	return ExecEnv(ctx, env, argv, stdin, stdout, stderr)
+	return execEnv(ctx, env, argv, stdin, stdout, stderr)
 }
 
-// IsTerminal reports whether f is a terminal.
-func IsTerminal(f *os.File) bool {
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlGetTermios)
 	return err == nil
 }

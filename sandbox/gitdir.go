@@ -183,7 +183,7 @@ func protectGitDir(s *Spec, dotgit string) {
 // addProtect adds a control file of a git directory outside the
 // workspace: an existing one is bound read-only, a missing one gets a
 // placeholder.
-func (g *GitDirs) addProtect(pr Protected) {
+func (g *gitDirs) addProtect(pr Protected) {
 	if _, err := os.Lstat(pr.Path); err == nil {
 		g.Protect = append(g.Protect, pr.Path)
 		return

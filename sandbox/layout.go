@@ -284,7 +284,7 @@ func remountProcDev(ms []Mount) []Mount {
 
 // gitProtectMounts binds the git control files that exist read-only on
 // themselves, then stands placeholders in for the missing ones.
-func gitProtectMounts(g GitDirs, fsys FS) []Mount {
+func gitProtectMounts(g gitDirs, fsys FS) []Mount {
 	var ms []Mount
 	for _, p := range g.Protect {
 		if _, err := fsys.Lstat(p); err == nil {

@@ -11,10 +11,10 @@ import (
 	"strings"
 )
 
-// GitDirs is what git needs outside the workspace when the workspace is a
+// gitDirs is what git needs outside the workspace when the workspace is a
 // linked worktree (`git worktree add`): its .git is a file naming a
 // per-worktree directory inside the main repository's common directory.
-type GitDirs struct {
+type gitDirs struct {
 	// Common is the main repository's git directory, mounted read-only
 	// so that its config and hooks stay out of reach (classes 9, 10).
 	Common string
@@ -32,7 +32,7 @@ type GitDirs struct {
 	Placeholders []Protected
 }
 
-func (g GitDirs) paths() []string {
+func (g gitDirs) paths() []string {
 	var out []string
 	if g.Common != "" {
 		out = append(out, g.Common)

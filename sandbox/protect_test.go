@@ -100,7 +100,7 @@ func TestLayoutWorktree(t *testing.T) {
 		f[d] = "dir"
 	}
 	s := defaultSpec(t, "/home/user/wt")
-	s.Git = GitDirs{
+	s.Git = gitDirs{
 		Common:  "/home/user/main/.git",
 		Write:   []string{"/home/user/main/.git/worktrees/wt", "/home/user/main/.git/objects", "/home/user/main/.git/refs", "/home/user/main/.git/logs"},
 		Protect: []string{"/home/user/main/.git/worktrees/wt/commondir"},

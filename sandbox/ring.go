@@ -65,14 +65,14 @@ type RingSpec struct {
 	HomeEntries []string
 }
 
-// ShellNames are the base names of the shells replaced by the shim: the
+// shellNames are the base names of the shells replaced by the shim: the
 // POSIX shells a caller may run with -c. The shim dispatches on the same
 // names (argv[0]). busybox is left alone: binding over it would replace
 // every applet.
-var ShellNames = []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "ash", "yash", "posh"}
+var shellNames = []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "ash", "yash", "posh"}
 
-// ShellDirs are where ShellBinaries looks for ShellNames.
-var ShellDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"}
+// shellDirs are where ShellBinaries looks for shellNames.
+var shellDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"}
 
 // ShellBinaries returns the real files behind every shell path that
 // exists in dirs (and the extra candidates, such as /etc/shells entries),
@@ -81,7 +81,7 @@ var ShellDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sb
 func ShellBinaries(fsys FS, dirs, extra []string) []string {
 	var cand []string
 	for _, d := range dirs {
-		for _, n := range ShellNames {
+		for _, n := range shellNames {
 			cand = append(cand, path.Join(d, n))
 		}
 	}
@@ -107,10 +107,10 @@ func ShellBinaries(fsys FS, dirs, extra []string) []string {
 	return out
 }
 
-// isShellName tells a shell's base name: one of [ShellNames] or any name
+// isShellName tells a shell's base name: one of [shellNames] or any name
 // containing "bash" (bash-5.2, as the shim's argv[0] dispatch does).
 func isShellName(n string) bool {
-	return slices.Contains(ShellNames, n) || strings.Contains(n, "bash")
+	return slices.Contains(shellNames, n) || strings.Contains(n, "bash")
 }
 
 // RingLayout turns r into the ring's ordered mounts: host / read-only,

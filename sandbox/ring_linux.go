@@ -90,7 +90,7 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	return p, nil
 }
 
-// HostShells returns the real shell binaries of this host: [ShellDirs]
+// HostShells returns the real shell binaries of this host: [shellDirs]
 // and the entries of /etc/shells, resolved.
 func HostShells() []string {
 	var extra []string
@@ -104,7 +104,7 @@ func HostShells() []string {
 		}
 		f.Close()
 	}
-	return ShellBinaries(OSFS{}, ShellDirs, extra)
+	return ShellBinaries(OSFS{}, shellDirs, extra)
 }
 
 // placeholderMountsIn returns the placeholder mounts of ms whose paths

@@ -63,7 +63,7 @@ func ringSpec(t *testing.T, ws string) RingSpec {
 		Session:      sess,
 		SessionWrite: []string{sess + "/pi"},
 		Exe:          "/opt/lite-sandbox",
-		Shells:       ShellBinaries(ringFS(), ShellDirs, nil),
+		Shells:       ShellBinaries(ringFS(), shellDirs, nil),
 		HomeScratch:  sess + "/home",
 		HomeEntries:  fakeEntries(ringFS(), "/home/user"),
 	}
@@ -82,7 +82,7 @@ func fakeEntries(f fakeFS, dir string) []string {
 }
 
 func TestShellBinaries(t *testing.T) {
-	got := ShellBinaries(ringFS(), ShellDirs, []string{"/usr/bin/tmux", "relative/sh"})
+	got := ShellBinaries(ringFS(), shellDirs, []string{"/usr/bin/tmux", "relative/sh"})
 	// /bin/sh, /usr/bin/sh -> dash; rbash -> bash; ash -> busybox is
 	// skipped; each real file once.
 	want := []string{"/usr/bin/bash", "/usr/bin/dash"}

@@ -53,7 +53,7 @@ type Spec struct {
 	Protect []Protected
 	// Git holds what git needs outside the workspace (a linked
 	// worktree's common directory); see [DetectHost].
-	Git GitDirs
+	Git gitDirs
 	// Network is [NetworkOpen], [NetworkAllow] or [NetworkOff]. Anything
 	// but open unshares the network (allow reaches the host only through
 	// the egress proxy's socket, which the caller adds to Read). Any

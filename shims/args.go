@@ -51,10 +51,10 @@ type Invocation struct {
 	Params []string
 }
 
-// ErrUsage marks an argv shape the shim does not accept. It fails closed:
+// errUsage marks an argv shape the shim does not accept. It fails closed:
 // a caller that sends something else gets an error, never an
 // unvalidated shell.
-var ErrUsage = errors.New("unsupported shell invocation")
+var errUsage = errors.New("unsupported shell invocation")
 
 // setFlags are the single-letter set options every POSIX shell (dash,
 // bash, zsh in sh mode, mksh) takes, as -X and +X. Anything else is
@@ -73,7 +73,7 @@ var setOptions = map[string]bool{
 
 // ParseArgs reads a shell command line (args excludes argv[0]) strictly:
 // the options of the shells callers use (see [Form]); anything unknown
-// is an [ErrUsage]. One argument that starts with no dash and names no
+// is an [errUsage]. One argument that starts with no dash and names no
 // existing file is Claude Code's prefix form (the whole command in one
 // word), as before; see [ParseArgsFor].
 func ParseArgs(args []string) (Invocation, error) {
@@ -133,7 +133,7 @@ loop:
 			break loop
 		}
 		if strings.HasPrefix(a, "--") {
-			return nil, false, fmt.Errorf("%w: option %q (accepted: -c, -s, -i, -l, --login, --norc, --noprofile, -%s, -o NAME, --version, --help)", ErrUsage, a, setFlags)
+			return nil, false, fmt.Errorf("%w: option %q (accepted: -c, -s, -i, -l, --login, --norc, --noprofile, -%s, -o NAME, --version, --help)", errUsage, a, setFlags)
 		}
 		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
 			break
@@ -165,14 +165,14 @@ func (p *argParser) cluster(i int) (int, error) {
 			// -o NAME takes the next word, even inside a cluster
 			// (-euo pipefail).
 			if i+1 >= len(p.args) || !setOptions[p.args[i+1]] {
-				return i, fmt.Errorf("%w: %so needs an option name (one of errexit, nounset, pipefail, xtrace, ...)", ErrUsage, sign)
+				return i, fmt.Errorf("%w: %so needs an option name (one of errexit, nounset, pipefail, xtrace, ...)", errUsage, sign)
 			}
 			i++
 			p.inv.Options = append(p.inv.Options, sign+"o", p.args[i])
 		case strings.IndexByte(setFlags, f) >= 0:
 			p.inv.Options = append(p.inv.Options, sign+string(f))
 		default:
-			return i, fmt.Errorf("%w: option %s%c in %q (accepted: -c, -s, -i, -l, --login, -%s, -o NAME)", ErrUsage, sign, f, a, setFlags)
+			return i, fmt.Errorf("%w: option %s%c in %q (accepted: -c, -s, -i, -l, --login, -%s, -o NAME)", errUsage, sign, f, a, setFlags)
 		}
 	}
 	return i, nil
@@ -183,10 +183,10 @@ func (p *argParser) form(rest []string) (Invocation, error) {
 	inv := p.inv
 	switch {
 	case p.sawC && p.sawS:
-		return inv, fmt.Errorf("%w: -c and -s together", ErrUsage)
+		return inv, fmt.Errorf("%w: -c and -s together", errUsage)
 	case p.sawC:
 		if len(rest) == 0 {
-			return inv, fmt.Errorf("%w: -c needs a command string", ErrUsage)
+			return inv, fmt.Errorf("%w: -c needs a command string", errUsage)
 		}
 		inv.Form, inv.Command, inv.Params = FormCommand, rest[0], rest[1:]
 		inv.Interactive = false

@@ -86,7 +86,7 @@ func TestParseArgs(t *testing.T) {
 		}
 		inv, err := ParseArgsFor(name, tc.args)
 		if tc.bad {
-			if !errors.Is(err, ErrUsage) {
+			if !errors.Is(err, errUsage) {
 				t.Errorf("%s %q: err = %v, want ErrUsage", name, tc.args, err)
 			}
 			continue
@@ -118,10 +118,10 @@ func TestInnerShell(t *testing.T) {
 	if p, _ := innerShell("/bin/sh"); p != "/bin/sh" {
 		t.Errorf("sh runs %s, want /bin/sh", p)
 	}
-	if p, f := innerShell("/s/bin/bash"); p != Bash() || !slices.Equal(f, []string{"--noprofile", "--norc"}) {
+	if p, f := innerShell("/s/bin/bash"); p != bash() || !slices.Equal(f, []string{"--noprofile", "--norc"}) {
 		t.Errorf("bash runs %s %q", p, f)
 	}
-	if p, f := innerShell("zsh"); systemShell("zsh") == "" && p != Bash() || systemShell("zsh") != "" && !slices.Equal(f, []string{"-f"}) {
+	if p, f := innerShell("zsh"); systemShell("zsh") == "" && p != bash() || systemShell("zsh") != "" && !slices.Equal(f, []string{"-f"}) {
 		t.Errorf("zsh runs %s %q", p, f)
 	}
 }
@@ -139,7 +139,7 @@ func FuzzParseArgs(f *testing.F) {
 		}
 		inv, err := ParseArgsFor(name, args)
 		if err != nil {
-			if !errors.Is(err, ErrUsage) {
+			if !errors.Is(err, errUsage) {
 				t.Fatalf("%q: error %v is not ErrUsage", args, err)
 			}
 			return

@@ -20,11 +20,11 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
-// MaxScript bounds the script text (a file or stdin) the validator
+// maxScript bounds the script text (a file or stdin) the validator
 // reads and judges. Larger scripts run unjudged in the sandbox, which
 // confines them anyway. A generated configure is up to about 1 MiB;
 // judging 500 KiB of shell takes about 0.2 s here.
-const MaxScript = 2 << 20
+const maxScript = 2 << 20
 
 // RunShellAs is the shim's whole job for one invocation of the shell
 // named argv0 (sh, bash, dash, zsh, ... or lite-sandbox-shim): parse the
@@ -69,11 +69,11 @@ func (s *Shim) RunShellAs(argv0 string, args []string) error {
 // runCommand is -c CMD [ARG0 ARGS...].
 func (s *Shim) runCommand(inv Invocation, base []string) error {
 	if s.session != nil {
-		if name, ok := HookCommand(inv.Command, s.sessionExe); ok {
+		if name, ok := hookCommand(inv.Command, s.sessionExe); ok {
 			return s.runOwnHook(inv.Command, name)
 		}
 		for range 4 { // a rewrite of a rewrite, at most a few deep
-			inner, ok := SelfCall(inv.Command, contract.Shim(s.session.Dir))
+			inner, ok := selfCall(inv.Command, contract.Shim(s.session.Dir))
 			if !ok {
 				break
 			}
@@ -140,16 +140,16 @@ func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []strin
 }
 
 // runStdin is a script on stdin (sh, sh -s ARGS): the shim reads it to
-// its end (at most MaxScript), judges it, and hands the inner shell a
+// its end (at most maxScript), judges it, and hands the inner shell a
 // pipe that holds the same bytes followed by whatever else arrives on
 // its own stdin.
 func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []string) error {
 	s.start, s.judged = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
-	head, err := io.ReadAll(io.LimitReader(os.Stdin, MaxScript+1))
+	head, err := io.ReadAll(io.LimitReader(os.Stdin, maxScript+1))
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: read the script on stdin: %w", err)}
 	}
-	if len(head) <= MaxScript {
+	if len(head) <= maxScript {
 		s.result = s.validator.CheckScript(string(head))
 	} else {
 		s.result.Decision = "allow"
@@ -221,18 +221,18 @@ func dashDash(words []string) []string {
 }
 
 // readScript reads a script file for the validator: a regular file of
-// at most MaxScript bytes.
+// at most maxScript bytes.
 func readScript(name string) (string, bool) {
 	f, err := os.Open(name)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxScript {
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScript {
 		return "", false
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxScript+1))
-	if err != nil || len(b) > MaxScript {
+	b, err := io.ReadAll(io.LimitReader(f, maxScript+1))
+	if err != nil || len(b) > maxScript {
 		return "", false
 	}
 	return string(b), true

@@ -9,7 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// HookCommand recognises the hook command lite-sandbox's own adapters
+// hookCommand recognises the hook command lite-sandbox's own adapters
 // install, as the agent runs it through `/bin/sh -c` (in the agent ring
 // that is the shim): exactly `'<exe>' hook NAME`, or the guarded
 // `[ -x '<exe>' ] && '<exe>' hook NAME || exit 2`, where exe is the
@@ -17,7 +17,7 @@ import (
 // redirects, assignments, substitutions or other statements. It returns
 // NAME. Any other command, including any other hook, is not ours and
 // goes to the command sandbox like every command.
-func HookCommand(script, exe string) (name string, ok bool) {
+func hookCommand(script, exe string) (name string, ok bool) {
 	if exe == "" || !strings.Contains(script, "hook") {
 		return "", false
 	}
@@ -140,14 +140,14 @@ func unescape(b *strings.Builder, s, only string) {
 	}
 }
 
-// SelfCall recognises a command that only calls the session's own shim
+// selfCall recognises a command that only calls the session's own shim
 // again, `'<shim>' -c 'CMD'` (literal words only), and returns CMD. In
 // the agent ring the shell that runs a rewritten command (Codex's hook
 // rewrite, run by Codex through `/bin/bash -c`) is itself the shim, and
 // the shim's path does not exist in the command sandbox: the inner
 // command is what should run there. The validator judges the whole
 // command anyway (it unwraps `bash -c`); this only decides what runs.
-func SelfCall(script, shim string) (inner string, ok bool) {
+func selfCall(script, shim string) (inner string, ok bool) {
 	if shim == "" || !strings.Contains(script, "-c") {
 		return "", false
 	}

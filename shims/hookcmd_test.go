@@ -42,15 +42,15 @@ func TestHookCommand(t *testing.T) {
 		{"my-hook.sh", ""},
 		{"/opt/lite*/lite-sandbox hook codex", ""},
 	} {
-		name, ok := HookCommand(tc.script, exe)
+		name, ok := hookCommand(tc.script, exe)
 		if ok != (tc.name != "") || name != tc.name {
 			t.Errorf("%s: got %q, %v; want %q", tc.script, name, ok, tc.name)
 		}
 	}
-	if _, ok := HookCommand("/a*b hook codex", "/a*b"); ok {
+	if _, ok := hookCommand("/a*b hook codex", "/a*b"); ok {
 		t.Error("an unquoted glob matched")
 	}
-	if _, ok := HookCommand("'' hook codex", ""); ok {
+	if _, ok := hookCommand("'' hook codex", ""); ok {
 		t.Error("an empty exe matched")
 	}
 }
@@ -95,10 +95,10 @@ func TestHookCommandOfAdapters(t *testing.T) {
 			"codex":  codex.HookCommand(exe),
 			"crush":  crush.HookCommand(exe),
 		} {
-			if got, ok := HookCommand(cmd, exe); !ok || got != name {
+			if got, ok := hookCommand(cmd, exe); !ok || got != name {
 				t.Errorf("%s: got %q, %v", cmd, got, ok)
 			}
-			if _, ok := HookCommand(cmd, exe+"x"); ok {
+			if _, ok := hookCommand(cmd, exe+"x"); ok {
 				t.Errorf("%s matched another binary", cmd)
 			}
 		}
@@ -119,9 +119,9 @@ func TestSelfCall(t *testing.T) {
 		{"'" + shim + "' -c \"$X\"", "", false},
 		{"'" + shim + "' -lc ls", "", false},
 	} {
-		inner, ok := SelfCall(tc.script, shim)
+		inner, ok := selfCall(tc.script, shim)
 		if ok != tc.ok || inner != tc.inner {
-			t.Errorf("SelfCall(%q) = %q, %v; want %q, %v", tc.script, inner, ok, tc.inner, tc.ok)
+			t.Errorf("selfCall(%q) = %q, %v; want %q, %v", tc.script, inner, ok, tc.inner, tc.ok)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func innerShell(name string) (path string, flags []string) {
 			}
 		}
 	}
-	return Bash(), []string{"--noprofile", "--norc"}
+	return bash(), []string{"--noprofile", "--norc"}
 }
 
 // systemShell finds name in the system's binary directories.

@@ -85,8 +85,8 @@ func (s *Shim) Check(cmd string) validator.Result { return s.validator.Check(cmd
 // CheckArgv judges an argv, as `lite-sandbox run` gets it.
 func (s *Shim) CheckArgv(argv []string) validator.Result { return s.validator.CheckArgv(argv) }
 
-// Bash is the real shell the shim runs allowed commands with.
-func Bash() string {
+// bash is the real shell the shim runs allowed commands with.
+func bash() string {
 	for _, p := range []string{"/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash"} {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return p
@@ -98,12 +98,12 @@ func Bash() string {
 	return "/bin/bash"
 }
 
-// ShellArgv is the argv that runs an invocation's script with the real
+// shellArgv is the argv that runs an invocation's script with the real
 // bash. Profile and rc files are never read: they live in the user's
 // home, which the sandbox hides, and they would run code the validator
 // never saw.
-func ShellArgv(inv Invocation) []string {
-	return append([]string{Bash(), "--noprofile", "--norc", "-c", inv.Command}, inv.Params...)
+func shellArgv(inv Invocation) []string {
+	return append([]string{bash(), "--noprofile", "--norc", "-c", inv.Command}, inv.Params...)
 }
 
 // RunShell is [Shim.RunShellAs] for a bash-like name.
@@ -369,5 +369,5 @@ func (s *Shim) childEnv(env []string) []string {
 	if s.Policy.Sandbox.Network == policy.NetworkAllow {
 		out = egress.Env(out)
 	}
-	return config.WithTmpdir(append(out, "SHELL="+Bash()), s.Mode)
+	return config.WithTmpdir(append(out, "SHELL="+bash()), s.Mode)
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// FileTools are the tools the launch-owned PreToolUse hook judges (the
+// fileTools are the tools the launch-owned PreToolUse hook judges (the
 // file tools of Claude 2.1.x; Glob, Grep and LS are offered only by some
 // builds, agent-tools.md F7).
-const FileTools = "Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS"
+const fileTools = "Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS"
 
 // HookCommand is the hook's shell command, guarded: Claude's hooks fail
 // open on exit 1 or a missing binary (exit 127), so anything but our
@@ -175,7 +175,7 @@ func addFileRules(v map[string]any, s agents.Session) {
 	}
 	v["disableAllHooks"] = false
 	v["hooks"] = map[string]any{"PreToolUse": []any{map[string]any{
-		"matcher": FileTools,
+		"matcher": fileTools,
 		"hooks":   []any{map[string]any{"type": "command", "command": HookCommand(s.Exe), "timeout": 30}},
 	}}}
 }

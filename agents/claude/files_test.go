@@ -58,7 +58,7 @@ func TestSettingsFileRules(t *testing.T) {
 	if v.DisableAllHooks == nil || *v.DisableAllHooks {
 		t.Errorf("in the ring disableAllHooks must be false explicitly: %+v", v)
 	}
-	if len(v.Hooks.PreToolUse) != 1 || v.Hooks.PreToolUse[0].Matcher != FileTools ||
+	if len(v.Hooks.PreToolUse) != 1 || v.Hooks.PreToolUse[0].Matcher != fileTools ||
 		v.Hooks.PreToolUse[0].Hooks[0].Command != "[ -x '/usr/local/bin/lite-sandbox' ] && '/usr/local/bin/lite-sandbox' hook claude || exit 2" {
 		t.Errorf("hook %+v", v.Hooks)
 	}

@@ -9,18 +9,18 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// ConfigDir is Claude's configuration directory: $CLAUDE_CONFIG_DIR, else
+// configDir is Claude's configuration directory: $CLAUDE_CONFIG_DIR, else
 // ~/.claude.
-func ConfigDir(s agents.Session) string {
+func configDir(s agents.Session) string {
 	if d := s.Getenv("CLAUDE_CONFIG_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Clean(d)
 	}
 	return filepath.Join(s.Home, ".claude")
 }
 
-// GlobalConfig is Claude's global state file: ~/.claude.json, or
+// globalConfig is Claude's global state file: ~/.claude.json, or
 // .claude.json inside $CLAUDE_CONFIG_DIR when that is set.
-func GlobalConfig(s agents.Session) string {
+func globalConfig(s agents.Session) string {
 	if d := s.Getenv("CLAUDE_CONFIG_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(filepath.Clean(d), ".claude.json")
 	}
@@ -35,8 +35,8 @@ func GlobalConfig(s agents.Session) string {
 // run code at the next start, with or without lite-sandbox. The global
 // state file holds mcpServers (also per project), which launch restores.
 func (Agent) State(s agents.Session) agents.State {
-	dir := ConfigDir(s)
-	glob := GlobalConfig(s)
+	dir := configDir(s)
+	glob := globalConfig(s)
 	st := agents.State{
 		Write: []string{
 			dir, glob, glob + ".lock", glob + ".backup",

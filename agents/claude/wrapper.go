@@ -27,7 +27,7 @@ import (
 // caller validates the whole string as it is (which still unwraps eval
 // recursively, so nothing escapes validation either way).
 func Unwrap(script string) (cmd string, ok bool) {
-	w, ok := ParseWrapper(script)
+	w, ok := parseWrapper(script)
 	if !ok {
 		return "", false
 	}
@@ -46,8 +46,8 @@ type Wrapper struct {
 	pwdFrom, pwdTo uint   // the `>| FILE` redirect
 }
 
-// ParseWrapper is [Unwrap] with the wrapper's parts.
-func ParseWrapper(script string) (w Wrapper, ok bool) {
+// parseWrapper is [Unwrap] with the wrapper's parts.
+func parseWrapper(script string) (w Wrapper, ok bool) {
 	if !strings.Contains(script, "eval") || !strings.Contains(script, "pwd -P") {
 		return w, false
 	}
@@ -123,7 +123,7 @@ func (Agent) Unwrap(script string) (cmd string, ok bool) { return Unwrap(script)
 
 // CwdFile implements [agents.CwdReporter].
 func (Agent) CwdFile(script string) (string, func(fd int) string, bool) {
-	w, ok := ParseWrapper(script)
+	w, ok := parseWrapper(script)
 	if !ok {
 		return "", nil, false
 	}

@@ -39,7 +39,7 @@ func TestUnwrap(t *testing.T) {
 
 func TestClaudeCwdRewrite(t *testing.T) {
 	script := "source /s/snap.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'cd sub' < /dev/null && pwd -P >| /tmp/d/claude-ab12-cwd"
-	w, ok := ParseWrapper(script)
+	w, ok := parseWrapper(script)
 	if !ok || w.Model != "cd sub" || w.CwdFile != "/tmp/d/claude-ab12-cwd" {
 		t.Fatalf("parse: %+v %v", w, ok)
 	}

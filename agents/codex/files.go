@@ -48,7 +48,7 @@ func (a Agent) HookFiles(in []byte, check agents.Checker, judge agents.PathCheck
 		if h.ToolInput.Command == nil {
 			return deny("lite-sandbox: an apply_patch call without a patch; not applied")
 		}
-		paths, err := PatchPaths(*h.ToolInput.Command)
+		paths, err := patchPaths(*h.ToolInput.Command)
 		if err != nil {
 			return deny("lite-sandbox: the patch could not be read, so it was not applied: " + err.Error())
 		}
@@ -87,13 +87,13 @@ func isShell(sh string) bool {
 	return false
 }
 
-// PatchPaths returns every path an apply_patch envelope touches, in
+// patchPaths returns every path an apply_patch envelope touches, in
 // order: "*** Add File: P", "*** Update File: P", "*** Delete File: P"
 // and "*** Move to: P". The envelope must start with "*** Begin Patch"
 // and end with "*** End Patch"; any other "*** " line, or an empty
 // path, is an error (fail closed: a patch we cannot read is one Codex
 // might read differently).
-func PatchPaths(patch string) ([]string, error) {
+func patchPaths(patch string) ([]string, error) {
 	lines := strings.Split(strings.ReplaceAll(patch, "\r\n", "\n"), "\n")
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]

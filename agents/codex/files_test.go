@@ -26,9 +26,9 @@ func TestPatchPaths(t *testing.T) {
 		{"*** Begin Patch\n*** Add File: x\n", nil, true},
 		{"", nil, true},
 	} {
-		got, err := PatchPaths(tc.patch)
+		got, err := patchPaths(tc.patch)
 		if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
-			t.Errorf("PatchPaths(%q) = %q, %v; want %q, err %v", tc.patch, got, err, tc.want, tc.err)
+			t.Errorf("patchPaths(%q) = %q, %v; want %q, err %v", tc.patch, got, err, tc.want, tc.err)
 		}
 	}
 }

@@ -41,8 +41,8 @@ func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
 	return info.DetectBinary(ctx, "--version")
 }
 
-// DataDir is the session's Crush data directory.
-func DataDir(s agents.Session) string { return filepath.Join(s.Dir, "crush") }
+// dataDir is the session's Crush data directory.
+func dataDir(s agents.Session) string { return filepath.Join(s.Dir, "crush") }
 
 // HookCommand is the hook's command line, which Crush's interpreter
 // runs. The guard matters: a missing path-prefixed program is a fatal
@@ -62,14 +62,14 @@ func Config(exe string) ([]byte, error) {
 		"hooks": map[string]any{
 			"PreToolUse": []any{map[string]any{
 				"name":    "lite-sandbox",
-				"matcher": HookMatcher,
+				"matcher": hookMatcher,
 				"timeout": 15,
 				"command": HookCommand(exe),
 			}},
 		},
 		// Sub-agents never fire hooks (agent-tools.md F14); the list
 		// concatenates, so a project cannot enable them again.
-		"options": map[string]any{"disabled_tools": DisabledTools},
+		"options": map[string]any{"disabled_tools": disabledTools},
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -150,7 +150,7 @@ func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
 	if err != nil {
 		return agents.Plan{}, err
 	}
-	dir := DataDir(s)
+	dir := dataDir(s)
 	p := agents.Plan{
 		Argv:  append([]string{s.Agent.Path, "-D", dir}, s.Args...),
 		Env:   []string{"CRUSH_CORE_UTILS=false"},
@@ -205,10 +205,10 @@ func (Agent) Hook(in []byte, check agents.Checker, shim string) ([]byte, int) {
 	return append(b, '\n'), 0
 }
 
-// ExitBlock is the hook status that makes Crush block the call.
-const ExitBlock = 2
+// exitBlock is the hook status that makes Crush block the call.
+const exitBlock = 2
 
 func deny(reason string) ([]byte, int) {
 	b, _ := json.Marshal(hookOutput{Decision: "deny", Reason: reason})
-	return append(b, '\n'), ExitBlock
+	return append(b, '\n'), exitBlock
 }

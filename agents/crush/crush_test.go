@@ -104,14 +104,14 @@ func TestHookCommandGuard(t *testing.T) {
 	line := HookCommand(filepath.Join(t.TempDir(), "gone", "lite-sandbox"))
 	err := exec.Command("/bin/sh", "-c", line).Run()
 	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != ExitBlock {
-		t.Fatalf("%q: %v, want exit %d", line, err, ExitBlock)
+	if !ok || ee.ExitCode() != exitBlock {
+		t.Fatalf("%q: %v, want exit %d", line, err, exitBlock)
 	}
 	// A hook that fails (exit 1) also ends in exit 2.
 	bin := filepath.Join(t.TempDir(), "hook")
 	os.WriteFile(bin, []byte("#!/bin/sh\nexit 1\n"), 0o755)
 	err = exec.Command("/bin/sh", "-c", HookCommand(bin)).Run()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitBlock {
-		t.Fatalf("failing hook: %v, want exit %d", err, ExitBlock)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBlock {
+		t.Fatalf("failing hook: %v, want exit %d", err, exitBlock)
 	}
 }

@@ -10,15 +10,15 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// HookMatcher is the data-dir hook's tool-name regex: the bash tool
+// hookMatcher is the data-dir hook's tool-name regex: the bash tool
 // (routing) and the file tools whose path the judge explains
 // (agent-tools.md §4; designed from Crush's documented contract, no
 // crush binary could be installed here).
-const HookMatcher = "^(bash|view|edit|multiedit|write|download|ls|glob|grep)$"
+const hookMatcher = "^(bash|view|edit|multiedit|write|download|ls|glob|grep)$"
 
-// DisabledTools are Crush tools switched off under launch: the agent
+// disabledTools are Crush tools switched off under launch: the agent
 // and agentic_fetch sub-agents run tools that fire no hooks.
-var DisabledTools = []string{"agent", "agentic_fetch"}
+var disabledTools = []string{"agent", "agentic_fetch"}
 
 // fileFields are each file tool's path field and what it does with it.
 var fileFields = map[string]struct {

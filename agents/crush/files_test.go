@@ -28,17 +28,17 @@ func TestHookFilesContract(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"view", map[string]any{"file_path": "/h/.ssh/id"}, ExitBlock, "REFUSED /h/.ssh/id"},
+		{"view", map[string]any{"file_path": "/h/.ssh/id"}, exitBlock, "REFUSED /h/.ssh/id"},
 		{"view", map[string]any{"file_path": "main.go"}, 0, `{"updated_input":{"file_path":"main.go"}}`},
-		{"write", map[string]any{"file_path": "~/.bashrc", "content": "x"}, ExitBlock, "REFUSED ~/.bashrc"},
-		{"edit", map[string]any{"old_string": "a"}, ExitBlock, "without file_path"},
-		{"multiedit", map[string]any{"file_path": 3}, ExitBlock, "not a string"},
+		{"write", map[string]any{"file_path": "~/.bashrc", "content": "x"}, exitBlock, "REFUSED ~/.bashrc"},
+		{"edit", map[string]any{"old_string": "a"}, exitBlock, "without file_path"},
+		{"multiedit", map[string]any{"file_path": 3}, exitBlock, "not a string"},
 		{"download", map[string]any{"file_path": "x.tar", "url": "https://e"}, 0, `"file_path":"x.tar"`},
 		{"grep", map[string]any{"pattern": "k"}, 0, `{"updated_input":{}}`},
-		{"glob", map[string]any{"pattern": "*", "path": "/h/.ssh"}, ExitBlock, "REFUSED"},
+		{"glob", map[string]any{"pattern": "*", "path": "/h/.ssh"}, exitBlock, "REFUSED"},
 		{"ls", map[string]any{"path": "/h"}, 0, `"path":"/h"`},
 		{"bash", map[string]any{"command": "id"}, 0, `"decision":"allow"`},
-		{"fetch", map[string]any{"url": "x"}, ExitBlock, "only handles the bash tool"},
+		{"fetch", map[string]any{"url": "x"}, exitBlock, "only handles the bash tool"},
 	} {
 		b, _ := json.Marshal(map[string]any{"event": "PreToolUse", "tool_name": tc.tool, "cwd": "/ws", "tool_input": tc.input})
 		out, code := New().HookFiles(b, allow, judge, "/s/bin/bash")
@@ -46,7 +46,7 @@ func TestHookFilesContract(t *testing.T) {
 			t.Errorf("%s %v: exit %d %s, want exit %d with %q", tc.tool, tc.input, code, out, tc.code, tc.want)
 		}
 	}
-	re := regexp.MustCompile(HookMatcher)
+	re := regexp.MustCompile(hookMatcher)
 	for _, n := range []string{"bash", "view", "edit", "multiedit", "write", "download", "ls", "glob", "grep"} {
 		if !re.MatchString(n) {
 			t.Errorf("matcher misses %s", n)

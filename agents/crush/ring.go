@@ -33,7 +33,7 @@ func (Agent) State(s agents.Session) agents.State {
 		conf = filepath.Join(base, "crush")
 	}
 	return agents.State{
-		SessionWrite: []string{DataDir(s)},
+		SessionWrite: []string{dataDir(s)},
 		Write:        []string{data, conf},
 		ReadOnly: []string{
 			filepath.Join(conf, "crush.json"), filepath.Join(conf, ".crush.json"),

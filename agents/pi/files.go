@@ -9,10 +9,10 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// EnvExe names the lite-sandbox binary for the session extension, which
+// envExe names the lite-sandbox binary for the session extension, which
 // runs `<exe> hook pi` (directly, no shell) to judge each path of pi's
 // file tools.
-const EnvExe = "LITE_SANDBOX_EXE"
+const envExe = "LITE_SANDBOX_EXE"
 
 // fileQuery is what the extension sends on stdin: one path of one tool
 // call, as the model wrote it (pi's own "@" prefix already removed), and

@@ -22,10 +22,10 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// Extension is the TypeScript extension written into the session.
+// extension is the TypeScript extension written into the session.
 //
 //go:embed lite-sandbox.ts
-var Extension []byte
+var extension []byte
 
 // Agent is the Pi adapter.
 type Agent struct{}
@@ -47,8 +47,8 @@ func (Agent) Detect(ctx context.Context) (agents.Detected, error) {
 	return info.DetectBinary(ctx, "--version")
 }
 
-// Major returns the major version of a `pi --version` line, or -1.
-func Major(v string) int {
+// major returns the major version of a `pi --version` line, or -1.
+func major(v string) int {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
 	if i := strings.IndexAny(v, ". "); i >= 0 {
 		v = v[:i]
@@ -60,9 +60,9 @@ func Major(v string) int {
 	return n
 }
 
-// UserAgentDir is the user's own agent directory: $PI_CODING_AGENT_DIR,
+// userAgentDir is the user's own agent directory: $PI_CODING_AGENT_DIR,
 // else ~/.pi/agent.
-func UserAgentDir(s agents.Session) string {
+func userAgentDir(s agents.Session) string {
 	if d := s.Getenv("PI_CODING_AGENT_DIR"); d != "" {
 		return d
 	}
@@ -114,11 +114,11 @@ func Flags(ext string, major int) []string {
 // Prepare writes the extension and the agent directory, and puts the
 // flags before the user's arguments.
 func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
-	major := Major(s.Agent.Version)
+	major := major(s.Agent.Version)
 	if major < 0 {
 		return agents.Plan{}, fmt.Errorf("pi: cannot read the version from %q (pi --version)", s.Agent.Version)
 	}
-	userDir := UserAgentDir(s)
+	userDir := userAgentDir(s)
 	settings, err := Settings(userDir, s.Shim)
 	if err != nil {
 		return agents.Plan{}, err
@@ -127,9 +127,9 @@ func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
 	ext := filepath.Join(s.Dir, "pi", "lite-sandbox.ts")
 	p := agents.Plan{
 		Argv: append(append([]string{s.Agent.Path}, Flags(ext, major)...), s.Args...),
-		Env:  []string{"PI_CODING_AGENT_DIR=" + agentDir, "PI_OFFLINE=1", EnvExe + "=" + s.Exe},
+		Env:  []string{"PI_CODING_AGENT_DIR=" + agentDir, "PI_OFFLINE=1", envExe + "=" + s.Exe},
 		Files: []agents.File{
-			{Path: ext, Content: Extension},
+			{Path: ext, Content: extension},
 			{Path: filepath.Join(agentDir, "settings.json"), Content: settings},
 		},
 	}

@@ -15,7 +15,7 @@ import (
 
 func TestMajor(t *testing.T) {
 	for v, want := range map[string]int{"0.73.1": 0, "1.6.0": 1, "v2.0.0": 2, "pi 1.0": -1, "": -1} {
-		if got := Major(v); got != want {
+		if got := major(v); got != want {
 			t.Errorf("Major(%q) = %d, want %d", v, got, want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestUserState(t *testing.T) {
 // TestExtension: the embedded extension refuses to load without the
 // shim (fail closed) and registers both routes.
 func TestExtension(t *testing.T) {
-	src := string(Extension)
+	src := string(extension)
 	for _, want := range []string{"throw new Error", `registerTool`, `pi.on("user_bash"`, "shellPath: shim"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("extension lacks %q", want)

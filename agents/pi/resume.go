@@ -20,7 +20,7 @@ var sessionID = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 // session's agent directory) written since the start. Without that
 // directory Pi's sessions lived in the launch session and are gone.
 func (Agent) ResumeArgs(s agents.Session, since time.Time) ([]string, bool) {
-	dir := filepath.Join(UserAgentDir(s), "sessions")
+	dir := filepath.Join(userAgentDir(s), "sessions")
 	f := agents.NewestFile(since, "", filepath.Join(dir, "*", "*.jsonl"), filepath.Join(dir, "*.jsonl"))
 	m := sessionID.FindStringSubmatch(f)
 	if m == nil {

@@ -16,7 +16,7 @@ import (
 // start) included, stays read-only; the guards keep them read-only even
 // when the user adds the directory to agent.write.
 func (Agent) State(s agents.Session) agents.State {
-	user := UserAgentDir(s)
+	user := userAgentDir(s)
 	st := agents.State{
 		SessionWrite: []string{filepath.Join(s.Dir, "pi")},
 		Write: []string{

@@ -19,7 +19,7 @@
 // One connection carries one command. Every message is a frame:
 //
 //	type    uint8
-//	length  uint32, big endian, at most [MaxFrame]
+//	length  uint32, big endian, at most [maxFrame]
 //	payload [length]byte
 //
 // Client to worker:

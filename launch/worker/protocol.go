@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// MaxFrame bounds a frame's payload. A request holds an argv and an
+// maxFrame bounds a frame's payload. A request holds an argv and an
 // environment, which the kernel limits to a few MiB for execve anyway.
-const MaxFrame = 16 << 20
+const maxFrame = 16 << 20
 
 // requestMagic opens every run request, so that a shim and a worker of
 // different versions (the binary was upgraded during a session) fail
@@ -96,8 +96,8 @@ func appendHeader(dst []byte, typ byte, n int) []byte {
 // parseHeader splits a frame header.
 func parseHeader(h []byte) (typ byte, n int, err error) {
 	n64 := binary.BigEndian.Uint32(h[1:headerLen])
-	if n64 > MaxFrame {
-		return 0, 0, &ProtocolError{fmt.Sprintf("frame of %d bytes exceeds the limit of %d", n64, MaxFrame)}
+	if n64 > maxFrame {
+		return 0, 0, &ProtocolError{fmt.Sprintf("frame of %d bytes exceeds the limit of %d", n64, maxFrame)}
 	}
 	return h[0], int(n64), nil
 }
@@ -129,8 +129,8 @@ func encodeRequest(r Request) ([]byte, error) {
 	for _, s := range r.Env {
 		b = appendString(b, s)
 	}
-	if len(b)-headerLen > MaxFrame {
-		return nil, fmt.Errorf("sandbox worker: request of %d bytes exceeds the limit of %d", len(b)-headerLen, MaxFrame)
+	if len(b)-headerLen > maxFrame {
+		return nil, fmt.Errorf("sandbox worker: request of %d bytes exceeds the limit of %d", len(b)-headerLen, maxFrame)
 	}
 	appendHeader(b[:0], frameRun, len(b)-headerLen)
 	return b, nil
