@@ -89,3 +89,9 @@ func Check(cmd string) agents.Verdict {
 	}
 	return agents.Verdict{Allowed: true}
 }
+
+// RingSession is a session for an adapter's ring State, with the
+// environment env (nil: empty).
+func RingSession(env map[string]string) agents.Session {
+	return agents.Session{Dir: "/run/s-1", Home: "/home/u", Getenv: func(k string) string { return env[k] }}
+}

@@ -7,15 +7,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/agents/agentstest"
 )
 
-func ringSession(env map[string]string) agents.Session {
-	return agents.Session{Dir: "/run/s-1", Home: "/home/u", Getenv: func(k string) string { return env[k] }}
-}
-
 func TestState(t *testing.T) {
-	st := New().State(ringSession(nil))
+	st := New().State(agentstest.RingSession(nil))
 	for _, w := range []string{"/home/u/.claude", "/home/u/.claude.json", "/home/u/.claude.lock", "/home/u/.cache/claude-cli-nodejs", "/home/u/.local/state/claude"} {
 		if !slices.Contains(st.Write, w) {
 			t.Errorf("Write lacks %s: %v", w, st.Write)
@@ -29,7 +25,7 @@ func TestState(t *testing.T) {
 	if len(st.Guard) != 1 || st.Guard[0].Path != "/home/u/.claude.json" || !slices.ContainsFunc(st.Guard[0].Keys, func(k []string) bool { return slices.Equal(k, []string{"mcpServers"}) }) {
 		t.Errorf("Guard = %v", st.Guard)
 	}
-	st = New().State(ringSession(map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude"}))
+	st = New().State(agentstest.RingSession(map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude"}))
 	if !slices.Contains(st.Write, "/cfg/claude") || !slices.Contains(st.Write, "/cfg/claude/.claude.json") || !slices.Contains(st.ReadOnly, "/cfg/claude/settings.json") {
 		t.Errorf("CLAUDE_CONFIG_DIR: %+v", st)
 	}

@@ -7,15 +7,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/agents/agentstest"
 )
 
-func ringSession(env map[string]string) agents.Session {
-	return agents.Session{Dir: "/run/s-1", Home: "/home/u", Getenv: func(k string) string { return env[k] }}
-}
-
 func TestState(t *testing.T) {
-	st := New().State(ringSession(nil))
+	st := New().State(agentstest.RingSession(nil))
 	if !slices.Equal(st.SessionWrite, []string{"/run/s-1/pi"}) {
 		t.Errorf("SessionWrite = %v", st.SessionWrite)
 	}
