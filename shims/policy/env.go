@@ -40,8 +40,22 @@ func (s Sandbox) envAllowed(name string) bool {
 	return !matchAny(s.SecretEnv, name)
 }
 
+// matchAny runs once per variable of every command's environment, so
+// it avoids path.Match where it cannot match: a glob without meta
+// characters matches only itself, and a name must start with the glob's
+// literal prefix (docs/performance.md).
 func matchAny(globs []string, name string) bool {
 	for _, g := range globs {
+		i := strings.IndexAny(g, `*?[\`)
+		if i < 0 {
+			if g == name {
+				return true
+			}
+			continue
+		}
+		if !strings.HasPrefix(name, g[:i]) {
+			continue
+		}
 		if ok, _ := path.Match(g, name); ok {
 			return true
 		}

@@ -4,6 +4,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"testing"
 )
@@ -32,4 +33,21 @@ func TestFilterEnv(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("FilterEnv = %q, want %q", got, want)
 	}
+}
+
+// FuzzMatchAny: the fast path of matchAny agrees with path.Match.
+func FuzzMatchAny(f *testing.F) {
+	for _, s := range []string{"LC_ALL", "GIT_AUTHOR_NAME", "AWS_SECRET", "PATH", "X", "[", `a\*`} {
+		f.Add("LC_*", s)
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, glob, name string) {
+		want, err := path.Match(glob, name)
+		if err != nil {
+			want = false
+		}
+		if got := matchAny([]string{glob}, name); got != want {
+			t.Fatalf("matchAny(%q, %q) = %v, path.Match says %v", glob, name, got, want)
+		}
+	})
 }
