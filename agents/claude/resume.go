@@ -7,14 +7,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// notAlnum is what Claude replaces with '-' in a project's directory
-// name under ~/.claude/projects (/w/my.repo → -w-my-repo).
-var notAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
+// notAlnum matches what Claude replaces with '-' in a project's directory
+// name under ~/.claude/projects (/w/my.repo → -w-my-repo). It is compiled on first
+// use: every shim links the adapters, and start-up is paid per command.
+var notAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9]`) })
 
 // ResumeArgs finds the session Claude just wrote: the newest transcript
 // (<id>.jsonl) of the workspace's project directory, written since the
@@ -25,7 +27,7 @@ func (Agent) ResumeArgs(s agents.Session, since time.Time) ([]string, bool) {
 	if dir == "" {
 		dir = filepath.Join(s.Home, ".claude")
 	}
-	proj := filepath.Join(dir, "projects", notAlnum.ReplaceAllString(s.Workspace, "-"))
+	proj := filepath.Join(dir, "projects", notAlnum().ReplaceAllString(s.Workspace, "-"))
 	f := agents.NewestFile(since, `"type":"user"`, filepath.Join(proj, "*.jsonl"))
 	if f == "" {
 		return nil, false

@@ -6,14 +6,18 @@ package codex
 import (
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// rolloutID is the session id at the end of a rollout file's name
-// (rollout-2026-12-01T10-00-00-<uuid>.jsonl).
-var rolloutID = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
+// rolloutID matches the session id at the end of a rollout file's name
+// (rollout-2026-12-01T10-00-00-<uuid>.jsonl). It is compiled on first
+// use: every shim links the adapters, and start-up is paid per command.
+var rolloutID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
+})
 
 // ResumeArgs finds the session Codex just wrote: the newest rollout under
 // $CODEX_HOME/sessions/YYYY/MM/DD written since the start. `codex exec`
@@ -30,7 +34,7 @@ func (Agent) ResumeArgs(s agents.Session, since time.Time) ([]string, bool) {
 		}
 	}
 	f := agents.NewestFile(since, "", pats...)
-	m := rolloutID.FindStringSubmatch(f)
+	m := rolloutID().FindStringSubmatch(f)
 	if m == nil {
 		return nil, false
 	}

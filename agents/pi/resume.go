@@ -6,14 +6,18 @@ package pi
 import (
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// sessionID is the uuid at the end of a session file's name
-// (<timestamp>_<uuid>.jsonl).
-var sessionID = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
+// sessionID matches the uuid at the end of a session file's name
+// (<timestamp>_<uuid>.jsonl). It is compiled on first
+// use: every shim links the adapters, and start-up is paid per command.
+var sessionID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
+})
 
 // ResumeArgs finds the session Pi just wrote: the newest session file
 // under the user's sessions directory (which launch links into the
@@ -22,7 +26,7 @@ var sessionID = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 func (Agent) ResumeArgs(s agents.Session, since time.Time) ([]string, bool) {
 	dir := filepath.Join(userAgentDir(s), "sessions")
 	f := agents.NewestFile(since, "", filepath.Join(dir, "*", "*.jsonl"), filepath.Join(dir, "*.jsonl"))
-	m := sessionID.FindStringSubmatch(f)
+	m := sessionID().FindStringSubmatch(f)
 	if m == nil {
 		return nil, false
 	}
