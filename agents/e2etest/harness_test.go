@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(ptyHelperEnv) != "" {
 		os.Exit(ptyHelper())
 	}
+	if spec := os.Getenv(ringProbeEnv); spec != "" {
+		os.Exit(ringProbe(spec))
+	}
 	dir, err := os.MkdirTemp("", "lite-sandbox-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

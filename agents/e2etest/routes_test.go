@@ -1,0 +1,86 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hookJSON is one settings/hooks.json hook entry list running command.
+func hookJSON(command string) []any {
+	return []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": command}}}}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestClaudeRoutes (#8): under `launch claude`, unattended, every other
+// way Claude starts a shell ends in the command sandbox: the user's own
+// hooks (~/.claude/settings.json, SessionStart and PreToolUse: they run,
+// which they did not before the ring), the repository's hooks
+// (.claude/settings.json), an MCP stdio server of the user's
+// (~/.claude.json) and of the repository (.mcp.json) started as
+// `sh -c '...'`. Then the history: the transcript is written in
+// ~/.claude/projects and a second launch with --continue sends the model
+// the first session's conversation.
+func TestClaudeRoutes(t *testing.T) {
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	e := newEnv(t, bin, "")
+	e.sentinel()
+	e.setCommand(allowedCommand(e, "ANTHROPIC_API_KEY"))
+	e.write("~/.claude/settings.json", mustJSON(t, map[string]any{
+		"enableAllProjectMcpServers": true,
+		"hooks": map[string]any{
+			"SessionStart": hookJSON(e.probe("user-start")),
+			"PreToolUse":   hookJSON(e.probe("user-pretool")),
+		}}))
+	e.write(".claude/settings.json", mustJSON(t, map[string]any{"hooks": map[string]any{
+		"SessionStart": hookJSON(e.probe("repo-start")),
+		"PreToolUse":   hookJSON(e.probe("repo-pretool")),
+	}}))
+	mcp := func(name string) map[string]any {
+		return map[string]any{"type": "stdio", "command": "sh", "args": []string{"-c", e.probe(name)}}
+	}
+	e.write("~/.claude.json", mustJSON(t, map[string]any{"mcpServers": map[string]any{"userprobe": mcp("user-mcp")}}))
+	e.write(".mcp.json", mustJSON(t, map[string]any{"mcpServers": map[string]any{"repoprobe": mcp("repo-mcp")}}))
+
+	out, errs, code := runClaude(e)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	e.checkAllowed(e.result(out, errs), out, errs)
+	for _, r := range []string{"user-start", "user-pretool", "repo-start", "repo-pretool", "user-mcp", "repo-mcp"} {
+		e.checkProbe(r, out, errs)
+	}
+
+	// History: the session's transcript, and --continue of it.
+	proj, _ := filepath.Glob(filepath.Join(e.home, ".claude", "projects", "*", "*.jsonl"))
+	if len(proj) == 0 {
+		t.Fatalf("no transcript in ~/.claude/projects after the session")
+	}
+	first := e.mock
+	e.setCommand("echo second-session")
+	out, errs, code = e.launch("claude", claudeEnv(e), "--continue", "-p", "go on", "--dangerously-skip-permissions", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("--continue: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	_ = first
+	if !e.mock.Saw("done-marker") || !e.mock.Saw("run the command") {
+		t.Errorf("--continue did not send the first session's conversation to the model\nstderr:\n%s", errs)
+	}
+	if !strings.Contains(out, finalText) {
+		t.Errorf("--continue: no final answer\nstdout:\n%s", out)
+	}
+}
