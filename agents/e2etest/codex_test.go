@@ -7,6 +7,7 @@ package e2etest
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
@@ -117,6 +118,34 @@ func TestCodexModelShell(t *testing.T) {
 			} else {
 				e.checkDenied(res)
 			}
+		})
+	}
+	// Every shell the model may name (#8), by path or by name: the
+	// command ends in the command sandbox, not merely in the ring (run by
+	// Codex alone, the probe sees the host's PID 1 and the user's home:
+	// TestProbeControl).
+	shells := []string{"/bin/sh", "bash", "/bin/bash", "/usr/bin/dash", "sh"}
+	for _, z := range []string{"/usr/bin/zsh", "/bin/zsh", "/usr/bin/ksh", "/usr/bin/mksh"} {
+		if _, err := os.Stat(z); err == nil {
+			shells = append(shells, z)
+		}
+	}
+	for _, sh := range shells {
+		t.Run("shell="+sh, func(t *testing.T) {
+			e := newEnv(t, bin, "")
+			e.sentinel()
+			m, err := mockmodel.Start(mockmodel.Scenario{Command: e.probe("model-shell"), Final: finalText,
+				Extra: map[string]any{"shell": sh}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			e.mock = m
+			out, errs, code := runCodex(e)
+			if code != 0 {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+			}
+			e.checkProbe("model-shell", out, errs)
 		})
 	}
 }

@@ -8,6 +8,7 @@ package e2etest
 import (
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -82,5 +83,67 @@ func TestClaudeRoutes(t *testing.T) {
 	}
 	if !strings.Contains(out, finalText) {
 		t.Errorf("--continue: no final answer\nstdout:\n%s", out)
+	}
+}
+
+// codexRewrite is a Codex hooks.json whose SessionStart hook runs the
+// probe start, and whose PreToolUse hook runs the probe pretool and then
+// answers (from a file in the workspace, so that the JSON needs no
+// quoting) with the command rewritten to `/bin/bash -c '<probe rewrite>'`:
+// a hook that answers after ours and takes our rewrite away.
+func codexRewrite(e *env, start, pretool, rewrite string) string {
+	answer := ".answer-" + rewrite + ".json"
+	e.write(answer, mustJSON(e.t, map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "allow",
+		"updatedInput": map[string]any{"command": "/bin/bash -c '" + e.probe(rewrite) + "'"}}}))
+	return mustJSON(e.t, map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": e.probe(start)}}}},
+		"PreToolUse":   hookJSON(e.probe(pretool) + "; sleep 1; cat " + filepath.Join(e.ws, answer)),
+	}})
+}
+
+// TestCodexRoutes (#8): under `launch codex`, the user's own
+// ~/.codex/hooks.json and a trusted repository's .codex/hooks.json run
+// in the command sandbox (SessionStart and PreToolUse), and their
+// PreToolUse answer, which replaces our rewrite with a command of their
+// own (`/bin/bash -c ...`), still runs in the command sandbox: the
+// routing does not depend on our hook answering last. The session is
+// recorded in ~/.codex/sessions.
+func TestCodexRoutes(t *testing.T) {
+	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
+	for _, who := range []string{"user", "repo"} {
+		t.Run(who, func(t *testing.T) {
+			e := newEnv(t, bin, "")
+			e.sentinel()
+			e.setCommand(e.probe("original"))
+			env := codexSetup(e)
+			hooks := codexRewrite(e, who+"-start", who+"-pretool", who+"-rewrite")
+			if who == "user" {
+				e.write("~/.codex/hooks.json", hooks)
+			} else {
+				e.write(".codex/hooks.json", hooks)
+				// The user trusted this project in Codex before.
+				cfg := mustRead(t, filepath.Join(e.home, ".codex", "config.toml"))
+				e.write("~/.codex/config.toml", cfg+"\n[projects."+strconv.Quote(e.ws)+"]\ntrust_level = \"trusted\"\n")
+			}
+			out, errs, code := e.launch("codex", env, "exec", "--skip-git-repo-check", "--json",
+				"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries", "run the command")
+			if code != 0 {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+			}
+			for _, r := range []string{who + "-start", who + "-pretool"} {
+				e.checkProbe(r, out, errs)
+			}
+			// The hook answered last (it sleeps first), so its command
+			// replaced ours (measured on 0.171: the original never
+			// runs), and it ran in the command sandbox all the same.
+			e.checkProbe(who+"-rewrite", out, errs)
+			if e.probeFacts("original") != nil {
+				t.Errorf("the original command ran too: the hook's answer did not win, so this test no longer tests it")
+			}
+			if s, _ := filepath.Glob(filepath.Join(e.home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl")); len(s) == 0 {
+				t.Errorf("no session recorded in ~/.codex/sessions")
+			}
+		})
 	}
 }
