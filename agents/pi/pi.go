@@ -135,7 +135,10 @@ func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
 	}
 	for _, n := range userState {
 		src := filepath.Join(userDir, n)
-		if _, err := os.Lstat(src); err == nil {
+		// In the ring the user's sessions/ is made before Pi starts
+		// (State.CreateDirs): Pi cannot make it in the read-only home, and
+		// a history saved in the session's own agent dir is gone at its end.
+		if _, err := os.Lstat(src); err == nil || n == "sessions" && s.Ring {
 			p.Files = append(p.Files, agents.File{Path: filepath.Join(agentDir, n), Link: src})
 		}
 	}

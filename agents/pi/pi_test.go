@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/agentstest"
 )
 
@@ -68,6 +69,28 @@ func TestUserState(t *testing.T) {
 	want := []string{"auth.json->" + filepath.Join(user, "auth.json"), "sessions->" + filepath.Join(user, "sessions")}
 	if !slices.Equal(links, want) {
 		t.Fatalf("links %q, want %q", links, want)
+	}
+}
+
+// TestUserStateFirstRun: in the ring the user's sessions/ is linked even
+// before it exists (State.CreateDirs makes it before Pi starts), so that a
+// first session's history is not saved in the session dir and lost.
+func TestUserStateFirstRun(t *testing.T) {
+	for _, ring := range []bool{false, true} {
+		s := agentstest.Session(t, "0.73.1")
+		s.Ring = ring
+		p, err := New().Prepare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := filepath.Join(s.Home, ".pi", "agent", "sessions")
+		linked := slices.ContainsFunc(p.Files, func(f agents.File) bool { return f.Link == user })
+		if linked != ring {
+			t.Errorf("ring %v: sessions linked %v", ring, linked)
+		}
+		if ring && !slices.Contains(New().State(s).CreateDirs, user) {
+			t.Errorf("State.CreateDirs lacks %s", user)
+		}
 	}
 }
 

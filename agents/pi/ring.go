@@ -23,6 +23,8 @@ func (Agent) State(s agents.Session) agents.State {
 			filepath.Join(user, "auth.json"), filepath.Join(user, "models.json"),
 			filepath.Join(user, "sessions"),
 		},
+		// A first run under launch keeps its history (Prepare links it).
+		CreateDirs: []string{filepath.Join(user, "sessions")},
 		ReadOnly: []string{
 			filepath.Join(user, "settings.json"),
 			filepath.Join(user, "extensions") + "/",
