@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,14 +102,34 @@ func (u *tui) keys(k ...string) { u.tmux(append([]string{"send-keys", "-t", "t"}
 // with the screen otherwise.
 func (u *tui) waitFor(what string, ok func() bool) {
 	u.t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
-	for time.Now().Before(deadline) {
+	if !u.poll(45*time.Second, ok) {
+		u.t.Fatalf("waiting for %s: the terminal shows:\n%s", what, u.screen())
+	}
+}
+
+func (u *tui) poll(d time.Duration, ok func() bool) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if ok() {
+			return true
+		}
+	}
+	return false
+}
+
+// submit types s and presses Enter until ok holds: a TUI that takes
+// fast keys for a paste (Codex) may take that Enter for a newline, and
+// an Enter on an empty prompt does nothing.
+func (u *tui) submit(s, what string, ok func() bool) {
+	u.t.Helper()
+	u.typeText(s, false)
+	for i := 0; i < 10; i++ {
+		time.Sleep(300 * time.Millisecond)
+		u.keys("Enter")
+		if u.poll(3*time.Second, ok) {
 			return
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
-	u.t.Fatalf("waiting for %s: the terminal shows:\n%s", what, u.screen())
+	u.waitFor(what, ok)
 }
 
 func (u *tui) waitScreen(want string) {
@@ -121,7 +142,7 @@ func (u *tui) waitScreen(want string) {
 func (u *tui) finish(want int) {
 	u.t.Helper()
 	status := filepath.Join(u.dir, "status")
-	u.waitFor("launch to exit", func() bool { _, err := os.Stat(filepath.Join(u.dir, "stty.after")); return err == nil })
+	u.waitFor("launch to exit", u.exited)
 	b, _ := os.ReadFile(status)
 	if got := strings.TrimSpace(string(b)); got != fmt.Sprint(want) {
 		u.t.Errorf("launch exited with %s, want %d; the terminal shows:\n%s", got, want, u.screen())
@@ -136,7 +157,17 @@ func (u *tui) finish(want int) {
 // waitFile waits until the workspace file rel exists.
 func (e *env) waitFile(u *tui, rel string) {
 	e.t.Helper()
-	u.waitFor(rel+" in the workspace", func() bool { _, err := os.Stat(filepath.Join(e.ws, rel)); return err == nil })
+	u.waitFor(rel+" in the workspace", e.fileExists(rel))
+}
+
+func (e *env) fileExists(rel string) func() bool {
+	return func() bool { _, err := os.Stat(filepath.Join(e.ws, rel)); return err == nil }
+}
+
+func (u *tui) exited() bool { _, err := os.Stat(filepath.Join(u.dir, "stty.after")); return err == nil }
+
+func (u *tui) shows(s string) func() bool {
+	return func() bool { return strings.Contains(u.screen(), s) }
 }
 
 // claudeTUIState is what a user who has used Claude before has: onboarding
@@ -171,12 +202,10 @@ func TestClaudeTUI(t *testing.T) {
 			u := e.startTUI(claudeEnv(e), argv...)
 			u.waitScreen("for shortcuts")
 			u.typeText("!", false)
-			u.typeText(e.probe("claude-bang"), true)
-			e.waitFile(u, ".marker-claude-bang")
-			u.typeText("run the command", true)
-			u.waitScreen(finalText)
+			u.submit(e.probe("claude-bang"), "the !cmd's marker", e.fileExists(".marker-claude-bang"))
+			u.submit("run the command", "the answer", u.shows(finalText))
 			res := e.result(u.screen(), "")
-			u.typeText("/exit", true)
+			u.submit("/exit", "launch to exit", u.exited)
 			u.finish(0)
 			if mode == "direct" {
 				if e.sandboxed("claude-bang") == "" {
@@ -186,6 +215,91 @@ func TestClaudeTUI(t *testing.T) {
 			}
 			e.checkProbe("claude-bang", u.screen(), "")
 			e.checkAllowed(res, finalText, "")
+		})
+	}
+}
+
+// TestCodexTUI: Codex's TUI under launch: `!cmd`, which Codex runs with
+// the user's shell and never shows our hook, runs in the command
+// sandbox; a prompt gets the mock's tool call (through the hook) and its
+// answer rendered; /quit leaves with status 0 and the terminal restored.
+// The baseline, Codex run directly, runs the same `!cmd` on the host.
+func TestCodexTUI(t *testing.T) {
+	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
+	for _, mode := range []string{"launch", "direct"} {
+		t.Run(mode, func(t *testing.T) {
+			e := newEnv(t, bin, "")
+			e.sentinel()
+			e.setCommand(allowedCommand(e, "MOCK_API_KEY"))
+			env := codexSetup(e)
+			// A user who trusted the project before (no trust dialog).
+			cfg := mustRead(t, filepath.Join(e.home, ".codex", "config.toml"))
+			e.write("~/.codex/config.toml", cfg+"\n[projects."+strconv.Quote(e.ws)+"]\ntrust_level = \"trusted\"\n")
+			args := []string{"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries"}
+			argv := append([]string{binary, "launch", "--sandbox", "on", "codex", "--"}, args...)
+			if mode == "direct" {
+				argv = append([]string{filepath.Join(bin, "codex"), "--dangerously-bypass-approvals-and-sandbox"}, args...)
+			}
+			u := e.startTUI(append(env, "TERM=xterm-256color"), argv...)
+			u.waitScreen("Ask Codex to do anything")
+			u.submit("!"+e.probe("codex-bang"), "the !cmd's marker", e.fileExists(".marker-codex-bang"))
+			if mode == "direct" {
+				if e.sandboxed("codex-bang") == "" {
+					t.Errorf("baseline: Codex's own !cmd passes as sandboxed: the check cannot fail")
+				}
+			} else {
+				e.checkProbe("codex-bang", u.screen(), "")
+			}
+			u.submit("run the command", "the answer", u.shows(finalText))
+			if mode == "launch" {
+				e.checkAllowed(e.result(u.screen(), ""), finalText, "")
+			}
+			u.submit("/quit", "launch to exit", u.exited)
+			u.finish(0)
+		})
+	}
+}
+
+// TestPiTUI: Pi's TUI under launch: `!cmd` and `!!cmd` run in the
+// command sandbox, a prompt gets the mock's bash call and answer
+// rendered, /quit leaves with status 0 and the terminal restored, and the
+// session is saved in the user's ~/.pi/agent/sessions (history). The
+// baseline, Pi run directly, runs the same `!cmd` on the host.
+func TestPiTUI(t *testing.T) {
+	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
+	for _, mode := range []string{"launch", "direct"} {
+		t.Run(mode, func(t *testing.T) {
+			e := newEnv(t, bin, "")
+			e.sentinel()
+			e.setCommand(allowedCommand(e, "MOCK_API_KEY"))
+			env := piSetup(e)
+			args := []string{"--provider", "mock", "--model", "mock-model"}
+			argv := append([]string{binary, "launch", "--sandbox", "on", "pi", "--"}, args...)
+			if mode == "direct" {
+				argv = append([]string{filepath.Join(bin, "pi"), "--offline"}, args...)
+			}
+			u := e.startTUI(append(env, "TERM=xterm-256color"), argv...)
+			u.waitScreen("! bash")
+			for _, bang := range []string{"!", "!!"} {
+				name := "pi-" + strings.Repeat("bang", len(bang))
+				u.submit(bang+e.probe(name), "the marker of "+bang+"cmd", e.fileExists(".marker-"+name))
+				if mode == "direct" {
+					if e.sandboxed(name) == "" {
+						t.Errorf("baseline: Pi's own %scmd passes as sandboxed: the check cannot fail", bang)
+					}
+				} else {
+					e.checkProbe(name, u.screen(), "")
+				}
+			}
+			u.submit("run the command", "the answer", u.shows(finalText))
+			if mode == "launch" {
+				e.checkAllowed(e.result(u.screen(), ""), finalText, "")
+			}
+			u.submit("/quit", "launch to exit", u.exited)
+			u.finish(0)
+			if s, _ := filepath.Glob(filepath.Join(e.home, ".pi", "agent", "sessions", "*", "*.jsonl")); len(s) == 0 {
+				t.Errorf("no session saved in ~/.pi/agent/sessions")
+			}
 		})
 	}
 }
