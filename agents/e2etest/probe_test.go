@@ -148,6 +148,21 @@ func TestProbeControl(t *testing.T) {
 	e.checkProbe("sh", out, errs)
 }
 
+// TestRingClearedEnv: a shell started in the ring with a cleared
+// environment (Codex starts its MCP servers so; a hook may env -i) has
+// lost LITE_SANDBOX_SESSION, yet runs in the session's command sandbox
+// (before the fix it found no session, could not sandbox itself inside
+// the ring, and failed).
+func TestRingClearedEnv(t *testing.T) {
+	e := newEnv(t, "", "")
+	e.sentinel()
+	out, errs, code := e.launch("exec", nil, "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME="+e.home, "sh", "-c", e.probe("env-i"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	e.checkProbe("env-i", out, errs)
+}
+
 // ringProbeEnv makes the test binary act as the probe without a shell:
 // home, workspace, the workspace's parent and the marker name, one a line.
 const ringProbeEnv = "LITE_SANDBOX_RING_PROBE"

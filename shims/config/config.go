@@ -69,7 +69,13 @@ func Load(o Options) (*Config, error) {
 			return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("working directory: %w", err)}
 		}
 	}
-	if dir := getenv(contract.EnvSession); dir != "" {
+	dir := getenv(contract.EnvSession)
+	if dir == "" && o.Getenv == nil {
+		// A shell of the agent ring started with a cleared environment
+		// (an MCP server of Codex's) still belongs to the ring's session.
+		dir = contract.RingSession()
+	}
+	if dir != "" {
 		return attach(dir, cwd, getenv)
 	}
 	ws := o.Workspace
