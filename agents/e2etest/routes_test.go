@@ -120,6 +120,9 @@ func TestCodexRoutes(t *testing.T) {
 			hooks := codexRewrite(e, who+"-start", who+"-pretool", who+"-rewrite")
 			if who == "user" {
 				e.write("~/.codex/hooks.json", hooks)
+				// And an MCP stdio server of the user's, started with sh -c.
+				cfg := mustRead(t, filepath.Join(e.home, ".codex", "config.toml"))
+				e.write("~/.codex/config.toml", cfg+"\n[mcp_servers.probe]\ncommand = \"sh\"\nargs = [\"-c\", "+strconv.Quote(e.probe("user-mcp"))+"]\n")
 			} else {
 				e.write(".codex/hooks.json", hooks)
 				// The user trusted this project in Codex before.
@@ -143,6 +146,23 @@ func TestCodexRoutes(t *testing.T) {
 			}
 			if s, _ := filepath.Glob(filepath.Join(e.home, ".codex", "sessions", "*", "*", "*", "rollout-*.jsonl")); len(s) == 0 {
 				t.Errorf("no session recorded in ~/.codex/sessions")
+			}
+			if who != "user" {
+				return
+			}
+			e.checkProbe("user-mcp", out, errs)
+			// History: `codex exec resume --last` under launch sends the
+			// model the first session's conversation.
+			// The same mock: every call is answered, so it answers.
+			n := len(e.mock.Bodies())
+			out, errs, code = e.launch("codex", env, "exec", "--skip-git-repo-check", "--json",
+				"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries", "resume", "--last", "go on")
+			resumed := false
+			for _, b := range e.mock.Bodies()[n:] {
+				resumed = resumed || strings.Contains(b, "go on") && strings.Contains(b, "run the command")
+			}
+			if code != 0 || !resumed {
+				t.Errorf("exec resume --last: exit %d, the model saw the first session: %v\nstdout:\n%s\nstderr:\n%s", code, resumed, out, errs)
 			}
 		})
 	}
