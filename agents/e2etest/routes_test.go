@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hookJSON is one settings/hooks.json hook entry list running command.
@@ -165,5 +166,64 @@ func TestCodexRoutes(t *testing.T) {
 				t.Errorf("exec resume --last: exit %d, the model saw the first session: %v\nstdout:\n%s\nstderr:\n%s", code, resumed, out, errs)
 			}
 		})
+	}
+}
+
+// TestLogins (#8): under launch, in the ring, each agent logs in with the
+// user's own credential file (no API key in the environment): Claude's
+// ~/.claude/.credentials.json (an OAuth token), Codex's ~/.codex/auth.json,
+// Pi's ~/.pi/agent/auth.json. The mock sees the file's token.
+func TestLogins(t *testing.T) {
+	t.Run("claude", func(t *testing.T) {
+		bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+		e := newEnv(t, bin, "echo logged-in")
+		const tok = "sk-ant-oat01-login-claude"
+		e.write("~/.claude/.credentials.json", mustJSON(t, map[string]any{"claudeAiOauth": map[string]any{
+			"accessToken": tok, "refreshToken": "sk-ant-ort01-refresh", "expiresAt": time.Now().Add(24 * time.Hour).UnixMilli(),
+			"scopes": []string{"user:inference", "user:profile"}, "subscriptionType": "max"}}))
+		var env []string
+		for _, v := range claudeEnv(e) {
+			if !strings.HasPrefix(v, "ANTHROPIC_API_KEY=") {
+				env = append(env, v)
+			}
+		}
+		out, errs, code := e.launch("claude", env, "-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
+		checkLogin(t, e, tok, out, errs, code)
+	})
+	t.Run("codex", func(t *testing.T) {
+		bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
+		e := newEnv(t, bin, "echo logged-in")
+		const tok = "sk-login-codex-7d1e"
+		codexSetup(e)
+		cfg := strings.Replace(mustRead(t, filepath.Join(e.home, ".codex", "config.toml")), `env_key = "MOCK_API_KEY"`, "requires_openai_auth = true", 1)
+		e.write("~/.codex/config.toml", cfg)
+		e.write("~/.codex/auth.json", mustJSON(t, map[string]any{"auth_mode": "apikey", "OPENAI_API_KEY": tok}))
+		out, errs, code := e.launch("codex", []string{"CODEX_HOME=" + e.home + "/.codex"}, "exec", "--skip-git-repo-check", "--json",
+			"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries", "run the command")
+		checkLogin(t, e, tok, out, errs, code)
+	})
+	t.Run("pi", func(t *testing.T) {
+		bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
+		e := newEnv(t, bin, "echo logged-in")
+		const tok = "sk-login-pi-4b2c"
+		piSetup(e) // models.json names MOCK_API_KEY, which is not set: auth.json's key comes first
+		e.write("~/.pi/agent/auth.json", mustJSON(t, map[string]any{"mock": map[string]any{"type": "api_key", "key": tok}}))
+		out, errs, code := e.launch("pi", []string{"PI_CODING_AGENT_DIR=" + e.home + "/.pi/agent"}, "--provider", "mock", "--model", "mock-model",
+			"--no-session", "-p", "run the command")
+		checkLogin(t, e, tok, out, errs, code)
+	})
+}
+
+func checkLogin(t *testing.T, e *env, tok, out, errs string, code int) {
+	t.Helper()
+	sent := false
+	for _, a := range e.mock.Auth() {
+		sent = sent || strings.Contains(a, tok)
+	}
+	if code != 0 || !sent || !strings.Contains(out, finalText) {
+		t.Errorf("exit %d, the credential file's token sent: %v (sent %q)\nstdout:\n%.3000s\nstderr:\n%.3000s", code, sent, e.mock.Auth(), out, errs)
+	}
+	if rs := e.mock.ToolResults(); len(rs) != 1 || !strings.Contains(rs[0], "logged-in") {
+		t.Errorf("tool results %q", rs)
 	}
 }

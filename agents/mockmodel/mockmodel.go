@@ -61,6 +61,7 @@ type Server struct {
 	results  map[string]string // tool call id -> the result's text
 	order    []string
 	requests []string // "METHOD PATH" of every request
+	auth     []string // the Authorization and x-api-key headers sent
 	bodies   []string // every request body
 }
 
@@ -133,10 +134,23 @@ func (s *Server) Requests() []string {
 	return append([]string(nil), s.requests...)
 }
 
+// Auth returns the credentials the agent sent (the Authorization and
+// x-api-key headers of every request), to tell which login it used.
+func (s *Server) Auth() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.auth...)
+}
+
 func (s *Server) logged(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.requests = append(s.requests, r.Method+" "+r.URL.Path)
+		for _, h := range []string{"Authorization", "X-Api-Key"} {
+			if v := r.Header.Get(h); v != "" {
+				s.auth = append(s.auth, v)
+			}
+		}
 		s.mu.Unlock()
 		h.ServeHTTP(w, r)
 	})
