@@ -7,6 +7,7 @@ package e2etest
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ func mustJSON(t *testing.T, v any) string {
 // which they did not before the ring), the repository's hooks
 // (.claude/settings.json), an MCP stdio server of the user's
 // (~/.claude.json) and of the repository (.mcp.json) started as
-// `sh -c '...'`. Then the history: the transcript is written in
+// `sh -c '...'`, and one that is a `#!/bin/sh` script. Then the history: the transcript is written in
 // ~/.claude/projects and a second launch with --continue sends the model
 // the first session's conversation.
 func TestClaudeRoutes(t *testing.T) {
@@ -55,7 +56,14 @@ func TestClaudeRoutes(t *testing.T) {
 	mcp := func(name string) map[string]any {
 		return map[string]any{"type": "stdio", "command": "sh", "args": []string{"-c", e.probe(name)}}
 	}
-	e.write("~/.claude.json", mustJSON(t, map[string]any{"mcpServers": map[string]any{"userprobe": mcp("user-mcp")}}))
+	// A #!/bin/sh script as the server: the kernel runs /bin/sh, the
+	// shim, with the script's path (the FILE form).
+	e.write("mcp-server.sh", "#!/bin/sh\n"+e.probe("script-mcp")+"\n")
+	if err := os.Chmod(filepath.Join(e.ws, "mcp-server.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.write("~/.claude.json", mustJSON(t, map[string]any{"mcpServers": map[string]any{"userprobe": mcp("user-mcp"),
+		"scriptprobe": map[string]any{"type": "stdio", "command": filepath.Join(e.ws, "mcp-server.sh")}}}))
 	e.write(".mcp.json", mustJSON(t, map[string]any{"mcpServers": map[string]any{"repoprobe": mcp("repo-mcp")}}))
 
 	out, errs, code := runClaude(e)
@@ -63,7 +71,7 @@ func TestClaudeRoutes(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	e.checkAllowed(e.result(out, errs), out, errs)
-	for _, r := range []string{"user-start", "user-pretool", "repo-start", "repo-pretool", "user-mcp", "repo-mcp"} {
+	for _, r := range []string{"user-start", "user-pretool", "repo-start", "repo-pretool", "user-mcp", "repo-mcp", "script-mcp"} {
 		e.checkProbe(r, out, errs)
 	}
 
