@@ -162,14 +162,13 @@ func TestCodexRoutes(t *testing.T) {
 			e.checkProbe("user-mcp", out, errs)
 			// History: `codex exec resume --last` under launch sends the
 			// model the first session's conversation.
-			// The same mock: every call is answered, so it answers.
-			n := len(e.mock.Bodies())
+			// A new mock (config.toml rewritten for it): what it sees of
+			// the first session came from Codex's history.
+			e.setCommand("echo second-session")
+			env = codexSetup(e)
 			out, errs, code = e.launch("codex", env, "exec", "--skip-git-repo-check", "--json",
 				"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries", "resume", "--last", "go on")
-			resumed := false
-			for _, b := range e.mock.Bodies()[n:] {
-				resumed = resumed || strings.Contains(b, "go on") && strings.Contains(b, "run the command")
-			}
+			resumed := e.mock.Saw("run the command") && e.mock.Saw("go on")
 			if code != 0 || !resumed {
 				t.Errorf("exec resume --last: exit %d, the model saw the first session: %v\nstdout:\n%s\nstderr:\n%s", code, resumed, out, errs)
 			}
