@@ -181,6 +181,21 @@ func claudeTUIState(e *env) {
 	}))
 }
 
+// claudeShellMode types "!" on Claude's empty prompt until Claude shows
+// its shell mode: a key typed while the TUI still starts up may be lost,
+// and the command would then go to the model as a prompt.
+func (u *tui) claudeShellMode() {
+	u.t.Helper()
+	for i := 0; i < 10; i++ {
+		u.typeText("!", false)
+		if u.poll(3*time.Second, u.shows("for shell mode")) {
+			return
+		}
+		u.keys("BSpace")
+	}
+	u.waitScreen("for shell mode")
+}
+
 // TestClaudeTUI: `lite-sandbox launch claude` in a terminal: the prompt
 // typed reaches the mock, its Bash call runs in the sandbox, its answer
 // is rendered; `!cmd` (bash mode) runs in the command sandbox; /exit
@@ -201,7 +216,7 @@ func TestClaudeTUI(t *testing.T) {
 			}
 			u := e.startTUI(claudeEnv(e), argv...)
 			u.waitScreen("for shortcuts")
-			u.typeText("!", false)
+			u.claudeShellMode()
 			u.submit(e.probe("claude-bang"), "the !cmd's marker", e.fileExists(".marker-claude-bang"))
 			u.submit("run the command", "the answer", u.shows(finalText))
 			res := e.result(u.screen(), "")
