@@ -14,12 +14,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
-// WorkerCommand is the hidden subcommand of the lite-sandbox binary that
-// runs the worker: `lite-sandbox __worker`.
-const WorkerCommand = "__worker"
+// WorkerCommand is the hidden subcommand that runs the worker
+// ([contract.WorkerCommand]).
+const WorkerCommand = contract.WorkerCommand
 
 // StartError reports that the worker did not come up. Log holds the end
 // of its log, which usually says why (bwrap's or the worker's message).

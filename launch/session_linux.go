@@ -195,7 +195,13 @@ func (s *Session) openFiles(auditDir string) (err error) {
 // from o.Spec, starting the session's egress proxy if there is one.
 func (s *Session) prepareWorker(o Options, exe, root string) error {
 	spec := o.Spec
+	// The worker is the smaller shim binary where it is installed: it
+	// lives as long as the session (docs/performance.md).
+	wexe := contract.FindShimBinary(exe)
 	spec.Read = append(slices.Clone(spec.Read), exe)
+	if wexe != exe {
+		spec.Read = append(spec.Read, wexe)
+	}
 	// The runtime root is never mounted, except through a workspace that
 	// contains it (/, a degraded workspace): then the mask hides every
 	// session's socket, since another session's worker may run with
@@ -217,9 +223,9 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// The worker confines itself before serving (Landlock scopes,
 		// seccomp; escape classes 19, 21, 24), through the same entry
 		// point as a per-command sandbox; every command inherits it.
-		args = []string{sandbox.ConfineCommand, "--", exe, WorkerCommand}
+		args = []string{sandbox.ConfineCommand, "--", wexe, WorkerCommand}
 	}
-	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{exe}, args...))
+	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}

@@ -13,17 +13,24 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // Dispatch runs what the per-command path of either binary is asked to
-// do: the in-sandbox steps (`__confine -- ARGV`, the egress bridge) and
+// do: the in-sandbox steps (`__confine -- ARGV`, the session worker, the
+// egress bridge) and
 // the shim under a shell's name. It reports false when args are none of
 // these, for the main binary to parse as its command line.
 func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 	switch {
+	case len(args) == 2 && args[1] == contract.WorkerCommand:
+		// The session's worker, inside the sandbox.
+		err := worker.ServeFD(3)
+		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
+		return exit.Sandbox, true
 	case len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--":
 		// network = "allow": the bridge to the proxy starts first.
 		env, err := startBridge(os.Environ())

@@ -19,7 +19,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -50,15 +49,9 @@ func main() {
 
 // Main runs the program and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	// The session's worker, inside the sandbox: dispatched before
-	// anything else so that it starts fast and stays small.
-	if len(args) == 2 && args[1] == launch.WorkerCommand {
-		err := worker.ServeFD(3)
-		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
-		return exit.Sandbox
-	}
-	// The per-command path (the in-sandbox steps, the shim under a
-	// shell's name), shared with the bundled shim binary.
+	// The per-command path (the in-sandbox steps, the session worker, the
+	// shim under a shell's name), shared with the bundled shim binary,
+	// dispatched before the command line so that it starts fast.
 	if code, ok := shims.Dispatch(args, stderr); ok {
 		return code
 	}

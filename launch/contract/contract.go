@@ -69,6 +69,12 @@ type Meta struct {
 	AgentTmp string `json:"agent_tmp,omitempty"`
 }
 
+// WorkerCommand is the hidden subcommand of both binaries that runs a
+// session's worker inside the sandbox: `lite-sandbox-shim __worker` (the
+// smaller binary, so that the long-lived worker stays small), or
+// `lite-sandbox __worker` where the shim binary is missing.
+const WorkerCommand = "__worker"
+
 // ShimBinary is the name of the bundled shim binary (cmd/lite-sandbox-shim),
 // installed beside lite-sandbox. It is the per-command path: it links
 // only what a command needs and starts faster than the whole command

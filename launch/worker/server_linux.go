@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"syscall"
@@ -94,6 +95,8 @@ func cloexecFrom(first int) error {
 // gets its own stdin, stdout and stderr.
 func Serve(l *net.UnixListener) error {
 	var delay time.Duration
+	idle := newIdleTrim(idleTrimAfter)
+	defer idle.stop()
 	for {
 		c, err := l.AcceptUnix()
 		if err != nil {
@@ -110,9 +113,60 @@ func Serve(l *net.UnixListener) error {
 			return fmt.Errorf("sandbox worker: accept: %w", err)
 		}
 		delay = 0
-		go serveConn(c)
+		idle.busy()
+		go func() {
+			defer idle.done()
+			serveConn(c)
+		}()
 	}
 }
+
+// idleTrimAfter is how long the worker waits, with no command running,
+// before it returns its free heap to the kernel: it lives as long as the
+// session and is idle most of that time (docs/performance.md).
+const idleTrimAfter = 2 * time.Second
+
+// idleTrim calls debug.FreeOSMemory once the worker has run no command
+// for a while, never while one runs (it would add to its latency).
+type idleTrim struct {
+	mu      sync.Mutex
+	running int
+	timer   *time.Timer
+	after   time.Duration
+}
+
+func newIdleTrim(after time.Duration) *idleTrim {
+	t := &idleTrim{after: after}
+	t.timer = time.AfterFunc(after, t.trim)
+	return t
+}
+
+func (t *idleTrim) busy() {
+	t.mu.Lock()
+	t.running++
+	t.timer.Stop()
+	t.mu.Unlock()
+}
+
+func (t *idleTrim) done() {
+	t.mu.Lock()
+	t.running--
+	if t.running == 0 {
+		t.timer.Reset(t.after)
+	}
+	t.mu.Unlock()
+}
+
+func (t *idleTrim) trim() {
+	t.mu.Lock()
+	idle := t.running == 0
+	t.mu.Unlock()
+	if idle {
+		debug.FreeOSMemory()
+	}
+}
+
+func (t *idleTrim) stop() { t.timer.Stop() }
 
 // firstRead is the size of the first read of a connection, which gets
 // the descriptors and, usually, the whole request.

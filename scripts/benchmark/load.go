@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 )
 
 // concurrency starts many commands at once, as an agent with parallel
@@ -114,6 +115,8 @@ func rate(c *exec.Cmd, size int64) (float64, error) {
 
 // workerMemory reports the largest idle session worker's resident set.
 func (b *bench) workerMemory() error {
+	// Idle: the worker returns its free heap after 2 s without a command.
+	time.Sleep(3 * time.Second)
 	rss, err := workerRSS(b.bin)
 	if err != nil {
 		return err
@@ -137,7 +140,8 @@ func workerRSS(bin string) (int64, error) {
 			continue
 		}
 		args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-		if len(args) != 2 || args[0] != bin || args[1] != launch.WorkerCommand {
+		// The worker is the shim binary beside bin, or bin itself.
+		if len(args) != 2 || (args[0] != bin && args[0] != contract.FindShimBinary(bin)) || args[1] != launch.WorkerCommand {
 			continue
 		}
 		if kb := vmRSS(filepath.Join("/proc", e.Name(), "status")); kb*1024 > best {
