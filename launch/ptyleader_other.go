@@ -7,6 +7,7 @@ package launch
 
 import (
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"io"
 )
 
@@ -16,5 +17,5 @@ const PTYLeaderCommand = "__pty"
 // ServePTYLeader is unsupported here: there is no pty.
 func ServePTYLeader(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "lite-sandbox: launch: no pty support on this system")
-	return 126
+	return exit.NotExecutable
 }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -48,12 +49,12 @@ func main() {
 	flag.Parse()
 	if c.bin == "" || c.noop == "" {
 		fmt.Fprintln(os.Stderr, "benchmark: -bin and -noop are required (use scripts/bench)")
-		os.Exit(2)
+		os.Exit(exit.Usage)
 	}
 	c.peers = map[string]string{"srt": *srt, "codex": *codex}
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "benchmark:", err)
-		os.Exit(1)
+		os.Exit(exit.Failed)
 	}
 }
 
