@@ -18,8 +18,10 @@ import (
 // (no namespaces inside the ring), and the command failed. The ring
 // binds its session directory (read-only) at its own path, over a mask
 // that hides every other session: a mount point named s-* that holds the
-// session's metadata and worker socket. Mount points are the launcher's
-// (nothing in the ring may mount), so this cannot be forged from inside.
+// session's metadata and worker socket. The ring's mount points are the
+// launcher's; a process in the ring that makes a user namespace of its
+// own could show its own shells another "session", which gains it
+// nothing it could not do directly in the ring (docs/security-model.md).
 func RingSession() string {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
