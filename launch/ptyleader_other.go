@@ -7,8 +7,9 @@ package launch
 
 import (
 	"fmt"
-	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"io"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
 // PTYLeaderCommand leads an agent's pty session where ptys exist.

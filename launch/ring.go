@@ -6,7 +6,6 @@ package launch
 import (
 	"context"
 	"fmt"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -52,23 +52,25 @@ func createState(st agents.State) {
 
 // ringSpec builds the ring of one agent start: the session's command
 // sandbox spec (the same protected paths and deny list), the adapter's
-// state, the user's agent.write, the shared directory of agents that
-// still need one, the shells of this host and the session directory.
+// state, the user's agent.write, the agent's private temp dir, the
+// shells of this host (bound to the shim binary) and the session
+// directory.
 func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 	info := in.info
 	spec, err := in.policy.SandboxSpec(info.Workspace, info.Home, "")
 	if err != nil {
 		return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
 	}
+	shim := contract.FindShimBinary(info.Exe)
 	r := sandbox.RingSpec{
 		Command: spec,
 		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
-		Exe:     contract.FindShimBinary(info.Exe),
+		Exe:     shim,
 		// The ring's private /tmp hides the host's: what the agent runs
 		// from there stays visible, and so does a home below /tmp (CI
 		// containers, tests), read-only like the rest of the host.
-		Read: []string{info.Exe, contract.FindShimBinary(info.Exe), info.Home},
+		Read: []string{info.Exe, shim, info.Home},
 		// Other sessions' sockets and policies.
 		Hide:   []string{filepath.Dir(info.Dir)},
 		Shells: sandbox.HostShells(),

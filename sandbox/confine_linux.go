@@ -6,9 +6,10 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 	"runtime"
 	"unsafe"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 
 	"golang.org/x/sys/unix"
 

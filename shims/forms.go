@@ -6,7 +6,6 @@ package shims
 import (
 	"errors"
 	"fmt"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"

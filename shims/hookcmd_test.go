@@ -4,8 +4,9 @@
 package shims
 
 import (
-	"github.com/lite-sandbox/lite-sandbox/agents"
 	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"

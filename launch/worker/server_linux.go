@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 	"io"
 	"net"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 
 	"golang.org/x/sys/unix"
 
