@@ -41,17 +41,25 @@ func (s *Shim) explain(status int) {
 	if s.judged == "" {
 		return
 	}
+	failed := status != 0 && status <= 128
+	home := runtime.GOOS == "linux" && s.Home != "" && explain.MayReachHome(s.judged, s.Home)
+	if !failed && !home {
+		// The common case: a command that succeeded and names nothing in
+		// the home. The context below reads the disk (DetectHost), which
+		// the per-command path should not pay for nothing.
+		return
+	}
 	tag := explain.Tag(explain.LayerSandbox, string(s.Mode), true)
 	c := s.explainContext()
 	var lines []string
-	if status != 0 && status <= 128 {
+	if failed {
 		for _, l := range explain.Lines(s.judged, c) {
 			if !strings.Contains(l, "is in the home directory") || runtime.GOOS != "linux" {
 				lines = append(lines, l)
 			}
 		}
 	}
-	if runtime.GOOS == "linux" {
+	if home {
 		lines = append(lines, explain.HomeLines(s.judged, c, s.session != nil)...)
 	}
 	for _, l := range lines {

@@ -21,7 +21,7 @@ import (
 // the caches) get no line. It reads the command as [Lines] does, and is
 // as cheap: no file is looked at.
 func HomeLines(cmd string, c Context, session bool) []string {
-	if c.Home == "" || !mayReachHome(cmd, c.Home) {
+	if c.Home == "" || !MayReachHome(cmd, c.Home) {
 		return nil
 	}
 	calls, writes := validator.Trace(cmd, validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd})
@@ -95,10 +95,11 @@ func (c Context) scratch(p, dir string) (string, bool) {
 	return "~" + strings.TrimPrefix(abs, c.Home), true
 }
 
-// mayReachHome is a cheap filter run before the parse: a command can
-// name a path in the home only through ~, $HOME (or ${HOME}), the
-// home's own path, "..", or a cd.
-func mayReachHome(cmd, home string) bool {
+// MayReachHome is a cheap filter run before [HomeLines] needs anything
+// else (the parse, the shim's explain context): a command can name a
+// path in the home only through ~, $HOME (or ${HOME}), the home's own
+// path, "..", or a cd.
+func MayReachHome(cmd, home string) bool {
 	return strings.Contains(cmd, "~") || strings.Contains(cmd, "HOME") || strings.Contains(cmd, home) ||
 		strings.Contains(cmd, "..") || strings.Contains(cmd, "cd") || strings.Contains(cmd, "pushd")
 }
