@@ -47,7 +47,23 @@ func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdou
 // execEnv is [Exec] with the program's environment given whole, for a
 // launch without a session (sandbox mode off, or no backend in auto
 // mode), where the shim runs each command on its own.
+//
+// The agent ring without a pty runs under the pty leader in plain mode
+// (ptyLeaderPlain), in a session of its own: no controlling terminal,
+// so the user's terminal cannot be opened or fed from the ring, and
+// the leader waits for every process of the ring.
 func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if inRing(ctx) {
+		exe, err := leaderExe()
+		if err != nil {
+			return exit.NotExecutable, err
+		}
+		prog, err := newProgram(argv, env)
+		if err != nil {
+			return exit.NotFound, fmt.Errorf("launch exec: %w", err)
+		}
+		argv = append([]string{exe, PTYLeaderCommand, ptyLeaderRing, ptyLeaderPlain, "--", prog.Path}, argv[1:]...)
+	}
 	cmd, err := newProgram(argv, env)
 	if err != nil {
 		return exit.NotFound, fmt.Errorf("launch exec: %w", err)
@@ -55,7 +71,12 @@ func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	tty := foregroundTTY(stdin)
-	if tty >= 0 {
+	switch {
+	case inRing(ctx):
+		attr = &syscall.SysProcAttr{Setsid: true}
+		dieWithParent(attr)
+		tty = -1
+	case tty >= 0:
 		attr.Foreground = true
 		attr.Ctty = tty
 	}

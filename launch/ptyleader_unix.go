@@ -37,6 +37,13 @@ const PTYLeaderCommand = "__pty"
 // ring (bwrap around the agent).
 const ptyLeaderRing = "--ring"
 
+// ptyLeaderPlain is the leader's flag for a ring started without a pty:
+// the leader then leads a session without a controlling terminal (the
+// launcher's setsid), so that nothing in the ring can open the user's
+// terminal and push keystrokes into it (/dev/tty, TIOCSTI: escape class
+// 21), and the program runs in a process group of its own.
+const ptyLeaderPlain = "--plain"
+
 // ServePTYLeader is [PTYLeaderCommand]: args are [--ring] -- ARGV; stdin
 // is the pty (already the controlling terminal, by the launcher's setsid
 // and TIOCSCTTY). It runs argv in a new process group in the pty's
@@ -48,13 +55,22 @@ const ptyLeaderRing = "--ring"
 // without a PID namespace, takes the agent's leftovers with it: signals
 // go to the program's whole process group, and what is left of the group
 // when the program exits is killed (as [endRing] does without a pty).
+//
+// With --ring the leader is also the subreaper of the ring and returns
+// only once every process of it is gone ([reapAll]); with --plain
+// (only with --ring) there is no pty: the program gets a process group
+// of its own, not the terminal's foreground.
 func ServePTYLeader(args []string, stderr io.Writer) int {
 	ring := len(args) > 0 && args[0] == ptyLeaderRing
 	if ring {
 		args = args[1:]
 	}
+	plain := ring && len(args) > 0 && args[0] == ptyLeaderPlain
+	if plain {
+		args = args[1:]
+	}
 	if len(args) < 2 || args[0] != "--" {
-		fmt.Fprintf(stderr, "lite-sandbox: launch: usage: %s [%s] -- PROGRAM [ARGS...]\n", PTYLeaderCommand, ptyLeaderRing)
+		fmt.Fprintf(stderr, "lite-sandbox: launch: usage: %s [%s [%s]] -- PROGRAM [ARGS...]\n", PTYLeaderCommand, ptyLeaderRing, ptyLeaderPlain)
 		return exit.Usage
 	}
 	argv := args[1:]
@@ -64,7 +80,11 @@ func ServePTYLeader(args []string, stderr io.Writer) int {
 		return exit.NotFound
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: !plain, Ctty: 0}
+	if ring {
+		dieWithParent(cmd.SysProcAttr)
+		becomeSubreaper()
+	}
 	sigc := make(chan os.Signal, 8)
 	signal.Notify(sigc, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
 	// No signal.Ignore here: ignored dispositions survive exec, and the
@@ -89,6 +109,7 @@ func ServePTYLeader(args []string, stderr io.Writer) int {
 		case err := <-waitc:
 			if ring {
 				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				reapAll()
 			}
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
@@ -36,6 +37,10 @@ type ringInput struct {
 	warn   io.Writer // where ringSpec says what it could not set up, or nil
 }
 
+// ringState is the session's directory of the state layers' scratch
+// directories (one per agents.State.Dirs entry, numbered).
+const ringState = "state"
+
 // createState makes the state the agent would create on a first run and
 // cannot create in the ring. Failures are left to the agent to report.
 func createState(st agents.State) {
@@ -48,13 +53,20 @@ func createState(st agents.State) {
 			fh.Close()
 		}
 	}
+	for _, f := range st.CreateFiles {
+		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			fh.Close()
+		}
+	}
 }
 
 // ringSpec builds the ring of one agent start: the session's command
-// sandbox spec (the same protected paths and deny list), the adapter's
-// state, the user's agent.write, the agent's private temp dir, the
-// shells of this host (bound to the shim binary) and the session
-// directory.
+// sandbox spec (the same system view, protected paths and deny list),
+// what the agent reads besides (its installation, the lite-sandbox
+// binaries, git identity, agent.read), the adapter's state (layers,
+// data, credentials), the user's agent.write, the agent's private temp
+// dir, the shells and git of this host (bound to the shim binary) and
+// the session directory.
 func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 	info := in.info
 	spec, err := in.policy.SandboxSpec(info.Workspace, info.Home, "")
@@ -67,28 +79,33 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
 		Exe:     shim,
-		// The ring's private /tmp hides the host's: what the agent runs
-		// from there stays visible, and so does a home below /tmp (CI
-		// containers, tests), read-only like the rest of the host.
-		Read: []string{info.Exe, shim, info.Home},
-		// Other sessions' sockets and policies.
-		Hide:   []string{filepath.Dir(info.Dir)},
-		Shells: sandbox.HostShells(),
+		Read:    append([]string{info.Exe, shim}, gitIdentity(info)...),
+		// Other sessions' sockets and policies, wherever a grant shows
+		// them.
+		Hide:  []string{filepath.Dir(info.Dir)},
+		Shims: append(sandbox.HostShells(), sandbox.HostGits()...),
 	}
-	if p := realOrSelf(in.argv0); filepath.IsAbs(p) {
+	r.Read = append(r.Read, installRoots(in.argv0, info.Getenv)...)
+	if info.Home != "" && info.Home != "/" {
+		r.HomeScratch = filepath.Join(info.Dir, ringHome)
+	}
+	for _, g := range in.policy.Agent.Read {
+		p, err := expandTilde(g, info.Home)
+		if err != nil {
+			return sandbox.RingSpec{}, fmt.Errorf("launch: agent.read: %w", err)
+		}
 		r.Read = append(r.Read, p)
-	}
-	if so, ok := in.agent.(agents.StateOwner); ok && !in.dryRun {
-		createState(so.State(info))
-	}
-	// Listed after createState: the state it made is bound back too.
-	if names, n, ok := homeEntries(info.Home); ok {
-		r.HomeScratch, r.HomeEntries = filepath.Join(info.Dir, ringHome), names
-	} else if n > maxHomeEntries && in.warn != nil {
-		fmt.Fprintf(in.warn, "lite-sandbox: your home has %d entries (more than %d): the ring shows it read-only without a scratch layer, so the agent cannot create files there (Claude does not save ~/.claude.json)\n", n, maxHomeEntries)
 	}
 	if so, ok := in.agent.(agents.StateOwner); ok {
 		st := so.State(info)
+		if !in.dryRun {
+			createState(st)
+		}
+		// Listed after createState: the state it made is bound too.
+		for i, d := range cleanAll(st.Dirs) {
+			r.Layers = append(r.Layers, sandbox.Layer{Dir: d, Scratch: filepath.Join(info.Dir, ringState, strconv.Itoa(i)), Entries: dirNames(d)})
+		}
+		r.Read = append(r.Read, cleanAll(st.Read)...)
 		r.Write = append(r.Write, cleanAll(st.Write)...)
 		r.SessionWrite = append(r.SessionWrite, cleanAll(st.SessionWrite)...)
 		r.Credentials = append(r.Credentials, cleanAll(st.Credentials)...)
@@ -109,6 +126,32 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		r.Write = append(r.Write, info.TmpDir)
 	}
 	return r, nil
+}
+
+// dirNames lists the names in dir (none when it cannot be read).
+func dirNames(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return names
+}
+
+// gitIdentity is what the agent's git reads of the user: ~/.gitconfig
+// and the XDG git directory (its credentials file stays denied).
+func gitIdentity(info agents.Session) []string {
+	if info.Home == "" {
+		return nil
+	}
+	xdg := filepath.Join(info.Home, ".config")
+	if d := info.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		xdg = filepath.Clean(d)
+	}
+	return []string{filepath.Join(info.Home, ".gitconfig"), filepath.Join(xdg, "git")}
 }
 
 // expandTilde expands ~ and ~/ with home.
@@ -143,10 +186,11 @@ func realOrSelf(p string) string {
 	return p
 }
 
-// startRing prepares the ring around plan's argv: the private /tmp and
-// the scratch home are made, the argv is wrapped in bwrap, and done
-// releases the ring's placeholders after the agent exited and says what
-// it left in the scratch home.
+// startRing prepares the ring around plan's argv: the private /tmp,
+// the scratch home and the state layers' scratch directories are made,
+// the argv is wrapped in bwrap and the confine step, and done releases
+// the ring's placeholders after the agent exited and says what it left
+// in the scratch directories.
 func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer) (wrapped []string, done func(), err error) {
 	r, err := ringSpec(in)
 	if err != nil {
@@ -155,8 +199,9 @@ func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer)
 	if err := os.Mkdir(r.Tmp, 0o700); err != nil && !os.IsExist(err) {
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
 	}
-	if r.HomeScratch != "" {
-		if err := makeRingHome(r.HomeScratch, in.info.Home); err != nil {
+	scratches := ringScratches(r)
+	for _, sc := range scratches {
+		if err := makeScratch(sc.dir, sc.real); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -171,9 +216,7 @@ func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer)
 	}
 	done = func() {
 		prep.Done()
-		if r.HomeScratch != "" {
-			finishRingHome(stderr, r.HomeScratch, r.HomeEntries)
-		}
+		finishScratches(stderr, scratches, prep.Mounts)
 	}
 	return prep.Args, done, nil
 }
@@ -196,12 +239,12 @@ func printRing(w io.Writer, in ringInput) error {
 	if err != nil {
 		return fmt.Errorf("dry run: %w", err)
 	}
-	fmt.Fprintf(&b, "ring (bubblewrap; the agent and everything it starts; host / read-only):\n")
+	fmt.Fprintf(&b, "ring (bubblewrap: own PID and IPC namespaces, fresh /proc and /dev, no_new_privs, seccomp, Landlock scopes; nothing of the host but these mounts; the network is the agent's own):\n")
 	for _, m := range ms {
 		fmt.Fprintf(&b, "  %s\n", m)
 	}
-	fmt.Fprintf(&b, "shimmed shells (bound to %s):\n", r.Exe)
-	for _, s := range r.Shells {
+	fmt.Fprintf(&b, "shimmed shells and git (bound to %s):\n", r.Exe)
+	for _, s := range r.Shims {
 		fmt.Fprintf(&b, "  %s\n", s)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -232,7 +275,7 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 		return -1, err
 	}
 	// The launcher's TMPDIR may name a directory the private /tmp hides.
-	env = append(env, "TMPDIR=/tmp")
+	env = append(in.policy.AgentEnv(env, loginEnv(o.Agent, info)), "TMPDIR=/tmp")
 	status, err := Start(withRing(ctx), env, argv, o.Stdin, o.Stdout, o.Stderr)
 	done()
 	for _, l := range restoreGuards(snaps) {

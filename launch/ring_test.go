@@ -26,10 +26,17 @@ func TestRingSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"/home/u/.claude", "/home/u/.claude.json", "/home/u/.local/share/mcp", "/tmp/lite-sandbox-agent-1"} {
+	for _, w := range []string{"/home/u/.claude/projects", "/home/u/.claude.json", "/home/u/.local/share/mcp", "/tmp/lite-sandbox-agent-1"} {
 		if !slices.Contains(r.Write, w) {
 			t.Errorf("Write lacks %s: %v", w, r.Write)
 		}
+	}
+	// The configuration directory is a read-only layer, not writable.
+	if slices.Contains(r.Write, "/home/u/.claude") || len(r.Layers) != 1 || r.Layers[0].Dir != "/home/u/.claude" || r.Layers[0].Scratch != info.Dir+"/state/0" {
+		t.Errorf("layers %v, write %v", r.Layers, r.Write)
+	}
+	if !slices.Contains(r.Read, "/home/u/.gitconfig") || !slices.Contains(r.Read, "/home/u/.config/git") {
+		t.Errorf("git identity not readable: %v", r.Read)
 	}
 	if !slices.Contains(r.Guard, sandbox.Protected{Path: "/home/u/.claude/hooks", Dir: true}) {
 		t.Errorf("Guard = %v", r.Guard)

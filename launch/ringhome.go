@@ -10,54 +10,50 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
-// ringHome is the session's directory bound at $HOME in the agent ring,
-// under the real home's entries (sandbox.RingSpec.HomeScratch): agents
-// create lock directories and temp files beside their state in $HOME
-// (Claude Code's ~/.claude.json.lock and ~/.claude.json.tmp.PID.N before
-// it renames onto ~/.claude.json), which a read-only home refuses, and
-// Claude then did not save ~/.claude.json at all. It is a host directory,
-// not a tmpfs, so that the launcher can say what the agent left in it.
+// ringHome is the session's directory bound at $HOME in the agent ring
+// (sandbox.RingSpec.HomeScratch). Nothing of the real home is in it but
+// what the ring grants, bound onto it; agents create lock directories
+// and temp files beside their state in $HOME (Claude Code's
+// ~/.claude.json.lock and ~/.claude.json.tmp.PID.N before it renames
+// onto ~/.claude.json), which land here. It is a host directory, not a
+// tmpfs, so that the launcher can say what the agent left in it.
 const ringHome = "home"
 
-// maxHomeEntries bounds the scratch layer: bwrap rereads its mount table
-// for every bind, so the cost grows faster than the number of entries
-// (measured with bwrap 0.8.0: 100 binds about 25 ms, 200 about 110 ms,
-// 500 about 450 ms, once per agent start).
-const maxHomeEntries = 256
+// scratch is one scratch directory of the ring: dir on the host, shown
+// at real in the ring.
+type scratch struct{ dir, real string }
 
-// homeEntries lists the names in the real home, for the scratch layer.
-// An unreadable home, or one with more than maxHomeEntries entries, gets
-// no scratch layer (ok false): the ring shows the home read-only as it
-// is, and n says how many entries it has.
-func homeEntries(home string) (names []string, n int, ok bool) {
-	if home == "" || home == "/" {
-		return nil, 0, false
+// ringScratches lists the ring's scratch directories: the home's and
+// each state layer's.
+func ringScratches(r sandbox.RingSpec) []scratch {
+	var out []scratch
+	if r.HomeScratch != "" {
+		out = append(out, scratch{r.HomeScratch, r.Command.Home})
 	}
-	ents, err := os.ReadDir(home)
-	if err != nil || len(ents) > maxHomeEntries {
-		return nil, len(ents), false
+	for _, l := range r.Layers {
+		out = append(out, scratch{l.Scratch, l.Dir})
 	}
-	names = make([]string, len(ents))
-	for i, e := range ents {
-		names[i] = e.Name()
-	}
-	return names, len(ents), true
+	return out
 }
 
-// makeRingHome creates the scratch directory with the real home's mode
-// (some tools check that ~ is not group-writable).
-func makeRingHome(dir, home string) error {
+// makeScratch creates the scratch directory with the real directory's
+// mode (some tools check that ~ is not group-writable).
+func makeScratch(dir, real string) error {
 	mode := fs.FileMode(0o700)
-	if fi, err := os.Stat(home); err == nil {
+	if fi, err := os.Stat(real); err == nil {
 		mode = fi.Mode().Perm()
 	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return fmt.Errorf("launch: ring scratch: %w", err)
+	}
 	if err := os.Mkdir(dir, mode); err != nil && !os.IsExist(err) {
-		return fmt.Errorf("launch: ring home: %w", err)
+		return fmt.Errorf("launch: ring scratch: %w", err)
 	}
 	return os.Chmod(dir, mode)
 }
@@ -67,11 +63,11 @@ func makeRingHome(dir, home string) error {
 // x.tmp, x~): not worth a line when one is left behind by a kill.
 var debris = regexp.MustCompile(`(\.lock|\.tmp|\.tmp\.[^/]*|\.swp|~)$`)
 
-// ringHomeLeft returns what the agent left in the scratch home as ~/...
-// paths: everything but the mount points bwrap made there for the real
-// home's entries (the names listed before the ring) and lock/temp
-// debris.
-func ringHomeLeft(dir string, entries []string) []string {
+// scratchLeft returns what the agent left in the scratch directory dir
+// (shown at real in the ring), as paths in the ring: every file but the
+// mount points bwrap made there for the ring's mounts (and the
+// directories it made on the way to them) and lock/temp debris.
+func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
 	var out []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
@@ -81,27 +77,39 @@ func ringHomeLeft(dir string, entries []string) []string {
 		if err != nil {
 			return nil
 		}
-		top, _, _ := strings.Cut(rel, string(filepath.Separator))
-		if slices.Contains(entries, top) || debris.MatchString(d.Name()) {
+		inRing := filepath.Join(real, rel)
+		point, above := false, false
+		for _, m := range mounts {
+			if m.Dst == inRing && m.Dst != real {
+				point = true
+			} else if sandbox.Below(m.Dst, inRing) {
+				above = true
+			}
+		}
+		switch {
+		case point || debris.MatchString(d.Name()):
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
-			return nil
-		}
-		if !d.IsDir() {
-			out = append(out, "~/"+rel)
+		case !d.IsDir():
+			out = append(out, inRing)
+		case above:
+			// A directory bwrap made to reach a mount point: look inside.
 		}
 		return nil
 	})
 	return out
 }
 
-// finishRingHome says in one line what the agent left in the scratch
-// home, which vanishes now, and removes it (RemoveAll never follows the
-// symlinks bwrap recreated there).
-func finishRingHome(w io.Writer, dir string, entries []string) {
-	defer os.RemoveAll(dir)
-	left := ringHomeLeft(dir, entries)
+// finishScratches says in one line what the agent left in the scratch
+// directories, which vanish now, and removes them (RemoveAll never
+// follows the mount points' symlinks).
+func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount) {
+	var left []string
+	for _, sc := range scratches {
+		left = append(left, scratchLeft(sc.dir, sc.real, mounts)...)
+		defer os.RemoveAll(sc.dir)
+	}
 	if len(left) == 0 {
 		return
 	}
@@ -110,6 +118,6 @@ func finishRingHome(w io.Writer, dir string, entries []string) {
 		shown = shown[:maxListed]
 		extra = " and " + strconv.Itoa(len(left)-maxListed) + " more"
 	}
-	fmt.Fprintf(w, "lite-sandbox: the agent created %s%s in its scratch home; gone now (the real home is read-only in the ring; persist a path with agent.write)\n",
+	fmt.Fprintf(w, "lite-sandbox: the agent created %s%s outside what it may keep; gone now (the ring keeps only the workspace and the agent's data; persist a path with agent.write)\n",
 		strings.Join(shown, ", "), extra)
 }

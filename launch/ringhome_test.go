@@ -10,16 +10,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 // TestRingHomeLeft: the closing line names what the agent made in the
-// scratch home, not bwrap's mount points for the real home's entries, nor
-// lock/temp debris; the dir is removed.
+// scratch home, not bwrap's mount points (nor the directories made on
+// the way to one), nor lock/temp debris; the dir is removed.
 func TestRingHomeLeft(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "home")
 	for p, kind := range map[string]string{
-		".bashrc":                  "file", // mount points of entries
-		".config":                  "dir",
+		".gitconfig":               "file", // mount points
+		".config/git":              "dir",
+		".config/mine":             "file", // beside a mount point: the agent's
 		".claude.json":             "file",
 		".claude.json.lock":        "dir", // debris
 		".claude.json.tmp.12.ab12": "file",
@@ -42,14 +45,20 @@ func TestRingHomeLeft(t *testing.T) {
 			os.Symlink(".notes", full)
 		}
 	}
-	got := ringHomeLeft(dir, []string{".bashrc", ".config", ".claude.json"})
-	want := []string{"~/.link", "~/.new/deep/file", "~/.notes"}
+	home := "/home/u"
+	var ms []sandbox.Mount
+	for _, n := range []string{".gitconfig", ".config/git", ".claude.json"} {
+		ms = append(ms, sandbox.Mount{Kind: sandbox.ROBind, Src: home + "/" + n, Dst: home + "/" + n})
+	}
+	ms = append(ms, sandbox.Mount{Kind: sandbox.Bind, Src: dir, Dst: home})
+	got := scratchLeft(dir, home, ms)
+	want := []string{"/home/u/.config/mine", "/home/u/.link", "/home/u/.new/deep/file", "/home/u/.notes"}
 	if !slices.Equal(got, want) {
-		t.Errorf("ringHomeLeft = %q, want %q", got, want)
+		t.Errorf("scratchLeft = %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	finishRingHome(&b, dir, []string{".bashrc", ".config", ".claude.json"})
-	if l := b.String(); strings.Count(l, "\n") != 1 || !strings.Contains(l, "~/.link, ~/.new/deep/file, ~/.notes in its scratch home") {
+	finishScratches(&b, []scratch{{dir, home}}, ms)
+	if l := b.String(); strings.Count(l, "\n") != 1 || !strings.Contains(l, "/home/u/.config/mine, /home/u/.link, /home/u/.new/deep/file, /home/u/.notes outside what it may keep") {
 		t.Errorf("closing line %q", l)
 	}
 	if _, err := os.Lstat(dir); err == nil {
@@ -57,8 +66,8 @@ func TestRingHomeLeft(t *testing.T) {
 	}
 	b.Reset()
 	os.Mkdir(dir, 0o700)
-	os.WriteFile(filepath.Join(dir, ".bashrc"), nil, 0o600)
-	finishRingHome(&b, dir, []string{".bashrc"})
+	os.WriteFile(filepath.Join(dir, ".gitconfig"), nil, 0o600)
+	finishScratches(&b, []scratch{{dir, home}}, ms)
 	if b.Len() != 0 {
 		t.Errorf("line for a scratch home with only mount points: %q", b.String())
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -79,6 +80,10 @@ func RunPTY(ctx context.Context, env, argv []string, tty *os.File, stdout io.Wri
 	size, err := pty.GetsizeFull(tty)
 	if err != nil {
 		size = nil // start with the pty's default size
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	if inRing(ctx) {
+		dieWithParent(cmd.SysProcAttr)
 	}
 	ptmx, err := pty.StartWithSize(cmd, size)
 	if err != nil {

@@ -43,6 +43,9 @@ type Prepared struct {
 	// Placeholders are the protected paths that did not exist: bwrap
 	// creates them empty on the host as mount points.
 	Placeholders []string
+	// Mounts is the layout (the agent ring's, for the launcher to tell
+	// its mount points from what the agent left in a scratch directory).
+	Mounts []Mount
 
 	release func()
 }

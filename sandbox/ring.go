@@ -5,39 +5,52 @@ package sandbox
 
 import (
 	"fmt"
-	"io/fs"
-	"path"
+		"path"
 	"slices"
 	"strings"
 )
 
-// RingSpec describes the agent ring: the mount namespace around the agent
-// process itself, its file tools and everything it starts (issue #8). The
-// host's filesystem is visible but read-only; the few writable paths are
-// listed here. Every path is absolute and clean.
+// RingSpec describes the agent ring: the namespaces around the agent
+// process itself, its file tools and everything it starts (issues #8 and
+// #17). It is held to the command sandbox's standard: nothing of the
+// host is visible but what is listed here (reads by allow-list, as in
+// [Layout]), the agent writes only the workspace and the data part of
+// its own state, and it has a PID namespace, /proc, /dev and IPC of its
+// own. Every path is absolute and clean.
 type RingSpec struct {
 	// Command is the session's command sandbox spec, after [DetectHost]:
-	// its Workspace (read-write), Protect (read-only inside it, with
-	// placeholders, exactly as for commands), Git, Caches (read-write when
-	// they exist), Deny (unreadable) and Home are used.
+	// its System and Etc (read-only), Workspace (read-write), Protect
+	// (read-only inside it, with placeholders, exactly as for commands),
+	// Git, Tools (read-only), Caches (as their layers), Deny (unreadable)
+	// and Home are used. Its Read and Write grants are the commands'
+	// alone.
 	Command Spec
-	// Write lists the agent's own state and the user's agent.write paths:
-	// read-write when they exist.
+	// Read lists what the agent reads besides the command sandbox's
+	// view: its installation, the lite-sandbox binaries, git identity,
+	// the read-only part of its own state, agent.read. Read-only when
+	// they exist.
+	Read []string
+	// Write lists the data part of the agent's own state (sessions,
+	// history, logs, caches), the user's agent.write paths and the
+	// agent's temp dir: read-write when they exist.
 	Write []string
+	// Layers are the agent's state directories: their entries are bound
+	// back read-only onto a scratch directory of the session, so that
+	// code-bearing state (settings, hooks, agents, commands, skills,
+	// plugins) is read-only by construction while a new name the agent
+	// makes beside it lands in the scratch (named at the end). Write
+	// paths inside a layer are read-write as usual.
+	Layers []Layer
 	// Guard lists code-carrying agent configuration inside Write paths
-	// (settings files, hooks, plugins): read-only, and a read-only
-	// placeholder when missing, so the agent cannot plant code the next
-	// agent start runs.
+	// (a user who grants a whole state directory with agent.write):
+	// read-only, and a read-only placeholder when missing.
 	Guard []Protected
 	// Credentials are files inside Command.Deny paths that the agent
 	// itself needs to log in: they stay readable and writable.
 	Credentials []string
-	// Hide lists further paths made unreadable (the runtime root with
-	// other sessions' sockets).
+	// Hide lists further paths made unreadable wherever a bind shows
+	// them (the runtime root with other sessions' sockets).
 	Hide []string
-	// Read lists paths the private /tmp would hide that the agent needs
-	// (the lite-sandbox binary, the agent's own binary): read-only.
-	Read []string
 	// Tmp is the private temporary directory, bound read-write at /tmp.
 	Tmp string
 	// Session is the session directory: read-only in the ring (its
@@ -47,111 +60,73 @@ type RingSpec struct {
 	// (Pi's per-session agent dir, Crush's -D dir).
 	SessionWrite []string
 	// Exe is the shim (the bundled lite-sandbox-shim, or lite-sandbox
-	// itself), bound read-only over every Shells
-	// path so that whatever the agent runs through a shell reaches the
-	// shim.
+	// itself), bound read-only over every Shims path so that whatever
+	// the agent runs through a shell, or through git, reaches the shim.
 	Exe string
-	// Shells are the real paths (symlinks resolved) of the host's shell
-	// binaries; see [ShellBinaries].
-	Shells []string
+	// Shims are the real paths (symlinks resolved) of the host's shell
+	// binaries ([ShellBinaries]) and git binaries ([GitBinaries]).
+	Shims []string
 	// HomeScratch, when set, is a host directory bound at Command.Home:
-	// the ring's scratch home, where new entries (lock directories and
+	// the ring's scratch home, where new names (lock directories and
 	// temp files agents create beside their state, such as
-	// ~/.claude.json.lock) can be made while the real home stays
-	// read-only. HomeEntries, the names in the real home, are bound back
-	// onto it (read-only, symlinks as symlinks); Write paths among them
-	// are bound read-write, deny paths masked, as everywhere else.
+	// ~/.claude.json.lock) can be made. Nothing of the real home is
+	// there but what the other fields bind onto it. Without it the home
+	// is an empty tmpfs.
 	HomeScratch string
-	HomeEntries []string
 }
 
-// shellNames are the base names of the shells replaced by the shim: the
-// POSIX shells a caller may run with -c. The shim dispatches on the same
-// names (argv[0]). busybox is left alone: binding over it would replace
-// every applet.
-var shellNames = []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "ash", "yash", "posh"}
-
-// shellDirs are where ShellBinaries looks for shellNames.
-var shellDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"}
-
-// ShellBinaries returns the real files behind every shell path that
-// exists in dirs (and the extra candidates, such as /etc/shells entries),
-// once each, in a stable order. A path whose real file is not named like
-// a shell (a link to busybox) is skipped.
-func ShellBinaries(fsys FS, dirs, extra []string) []string {
-	var cand []string
-	for _, d := range dirs {
-		for _, n := range shellNames {
-			cand = append(cand, path.Join(d, n))
-		}
-	}
-	cand = append(cand, extra...)
-	var out []string
-	for _, c := range cand {
-		if !path.IsAbs(c) || !isShellName(path.Base(c)) {
-			continue
-		}
-		r, err := realPath(fsys, path.Clean(c))
-		if err != nil {
-			continue
-		}
-		fi, err := fsys.Stat(r)
-		if err != nil || !fi.Mode().IsRegular() || !isShellName(path.Base(r)) {
-			continue
-		}
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	slices.Sort(out)
-	return out
+// Layer is one state directory shown through a scratch directory.
+type Layer struct {
+	// Dir is the state directory; Scratch the session's host directory
+	// bound over it.
+	Dir, Scratch string
+	// Entries are the names in Dir, bound back read-only.
+	Entries []string
 }
 
-// isShellName tells a shell's base name: one of [shellNames] or any name
-// containing "bash" (bash-5.2, as the shim's argv[0] dispatch does).
-func isShellName(n string) bool {
-	return slices.Contains(shellNames, n) || strings.Contains(n, "bash")
-}
-
-// RingLayout turns r into the ring's ordered mounts: host / read-only,
-// the host's /dev and /proc (no PID namespace: the agent's pty, its own
-// ptys and its view of processes stay as they are), the private /tmp,
-// the re-exposed Read paths, the writable state and caches, the
-// workspace with its protected paths (the command sandbox's own
-// [protectMounts]), the guards, the deny masks (with the credential
-// exceptions), the session directory and finally the shells bound to the
-// shim.
+// RingLayout turns r into the ring's ordered mounts, built like the
+// command sandbox's [Layout]: the system directories and the /etc
+// entries read-only, a fresh /proc (of the ring's own PID namespace:
+// no host process, no /proc/PID/root into the host, escape class 7) and
+// /dev (no host devices, a private /dev/shm), the private /tmp, the
+// scratch home, the read-only grants (Read, tools, git's common dir),
+// the state layers, the writable state and caches, the workspace with
+// its protected paths (the command sandbox's own [protectMounts]), the
+// guards, the deny masks (with the credential exceptions), the session
+// directory, the shells and git bound to the shim, and a read-only
+// root. Nothing else of the host exists in the ring: the rest of the
+// home, other projects, /mnt, /media, /srv, /run (host sockets), other
+// users (escape classes 1, 38, 40).
 func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 	if err := checkRing(r); err != nil {
 		return nil, err
 	}
 	s := r.Command
-	ms := []Mount{
-		{Kind: ROBind, Src: "/", Dst: "/"},
-		{Kind: DevBind, Src: "/dev", Dst: "/dev"},
-		{Kind: Bind, Src: "/proc", Dst: "/proc"},
-		{Kind: Bind, Src: r.Tmp, Dst: "/tmp"},
+	sys, err := systemMounts(s.System, fsys)
+	if err != nil {
+		return nil, fmt.Errorf("ring layout: %w", err)
 	}
-	for _, p := range r.Read {
-		// Only what the private /tmp hid: the rest is visible already.
-		if Within(p, "/tmp") && exists(fsys, p) {
-			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
-		}
+	ms := sys
+	etc, err := etcMounts(s.Etc, fsys)
+	if err != nil {
+		return nil, fmt.Errorf("ring layout: %w", err)
 	}
-	ms = append(ms, homeMounts(r, fsys)...)
+	ms = append(ms, etc...)
+	ms = append(ms, Mount{Kind: Proc, Dst: "/proc"}, Mount{Kind: Dev, Dst: "/dev"}, Mount{Kind: Bind, Src: r.Tmp, Dst: "/tmp"})
+	ms = append(ms, homeMount(r, fsys)...)
+	ms = append(ms, ringReads(r, sys, fsys)...)
+	ms = append(ms, layerMounts(r, fsys)...)
 	writes, writable, err := ringWrites(r, fsys)
 	if err != nil {
 		return nil, err
 	}
 	ms = append(ms, writes...)
-	fi, err := fsys.Stat(s.Workspace)
+	ws, err := workspaceMount(s.Workspace, fsys)
 	if err != nil {
-		return nil, fmt.Errorf("ring layout: workspace: %w", err)
+		return nil, fmt.Errorf("ring layout: %w", err)
 	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("ring layout: workspace %s is not a directory", s.Workspace)
-	}
-	ms = append(ms, Mount{Kind: Bind, Src: s.Workspace, Dst: s.Workspace})
+	ms = append(ms, ws)
+	ms = remountProcDev(ms)
 	prot, err := protectMounts(s, fsys)
 	if err != nil {
 		return nil, err
@@ -173,15 +148,57 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		return nil, err
 	}
 	ms = append(ms, maskWithExceptions(masks, ringExceptions(r, fsys))...)
-	for _, sh := range r.Shells {
+	for _, sh := range r.Shims {
 		if sh != r.Exe {
 			ms = append(ms, Mount{Kind: ROBind, Src: r.Exe, Dst: sh})
 		}
 	}
+	// As in [Layout]: the root tmpfs holds the mount points; a write
+	// there must fail rather than vanish.
+	if lastCovering(ms, "/") < 0 {
+		ms = append(ms, Mount{Kind: RemountRO, Dst: "/"})
+	}
 	return ms, nil
 }
 
-// ringWrites are the ring's read-write binds: the agent's state and
+// ringReads binds the read-only grants that exist: Read (except what a
+// system directory shows already), the tools and git's common
+// directory.
+func ringReads(r RingSpec, sys []Mount, fsys FS) []Mount {
+	s := r.Command
+	var list []string
+	for _, p := range r.Read {
+		if !shownBy(sys, p) {
+			list = append(list, p)
+		}
+	}
+	list = append(list, s.Tools...)
+	if s.Git.Common != "" {
+		list = append(list, s.Git.Common)
+	}
+	var ms []Mount
+	seen := map[string]bool{}
+	for _, p := range list {
+		if !seen[p] && exists(fsys, p) && !writable(r, p) {
+			seen[p] = true
+			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+		}
+	}
+	return ms
+}
+
+// shownBy says whether a bind of sys (the system directories) shows p
+// at its own path already.
+func shownBy(sys []Mount, p string) bool {
+	for _, m := range sys {
+		if m.Kind == ROBind && m.Src == m.Dst && Within(p, m.Dst) {
+			return true
+		}
+	}
+	return false
+}
+
+// ringWrites are the ring's read-write binds: the agent's data state and
 // agent.write paths, git's writable entries, and the caches as the
 // command sandbox has them (read-only, or the workspace's own writable
 // layer, or shared where the user opted in): an MCP server the agent
@@ -243,11 +260,16 @@ func checkRing(r RingSpec) error {
 			return fmt.Errorf("ring layout: %w", err)
 		}
 	}
-	for _, list := range [][]string{r.Write, r.Credentials, r.Hide, r.Read, r.SessionWrite, r.Shells, s.Caches, s.Deny, s.Git.Write} {
+	for _, list := range [][]string{r.Read, r.Write, r.Credentials, r.Hide, r.SessionWrite, r.Shims, s.System, s.Tools, s.Caches, s.Deny, s.Git.Write} {
 		for _, p := range list {
 			if err := checkAbs("ring path", p); err != nil {
 				return fmt.Errorf("ring layout: %w", err)
 			}
+		}
+	}
+	for _, name := range s.Etc {
+		if err := checkEtcName(name); err != nil {
+			return fmt.Errorf("ring layout: %w", err)
 		}
 	}
 	for _, p := range r.SessionWrite {
@@ -265,52 +287,63 @@ func checkRing(r RingSpec) error {
 			return fmt.Errorf("ring layout: %w", err)
 		}
 	}
-	for _, n := range r.HomeEntries {
-		if n == "" || n == "." || n == ".." || strings.Contains(n, "/") {
-			return fmt.Errorf("ring layout: home entry %q is not a name", n)
+	for _, l := range r.Layers {
+		if err := checkAbs("layer", l.Dir); err != nil {
+			return fmt.Errorf("ring layout: %w", err)
+		}
+		if err := checkAbs("layer scratch", l.Scratch); err != nil {
+			return fmt.Errorf("ring layout: %w", err)
+		}
+		for _, n := range l.Entries {
+			if n == "" || n == "." || n == ".." || strings.Contains(n, "/") {
+				return fmt.Errorf("ring layout: entry %q of %s is not a name", n, l.Dir)
+			}
 		}
 	}
 	return nil
 }
 
-// homeMounts makes the home a scratch layer (bubblewrap has no overlay):
-// the scratch directory at the home, then every entry of the real home
-// bound back read-only at its own path, a symlink recreated as the same
-// symlink (a bind would follow it). An entry that is itself bound
-// read-write (state, a cache) or the workspace is left to that bind. The
-// real home stays unwritable (escape class 8): only new names land in
-// the scratch, and the launcher names them at the end. No scratch for a
+// homeMount makes the home the session's scratch directory, or an empty
+// tmpfs without one: the real home is not there (escape class 1), only
+// what the other mounts bind onto it, and a new name lands in the
+// scratch, which the launcher names at the end. No home mount for a
 // home of / or one the workspace contains (a degraded workspace binds
 // it read-write anyway).
-func homeMounts(r RingSpec, fsys FS) []Mount {
+func homeMount(r RingSpec, fsys FS) []Mount {
 	home := r.Command.Home
-	if r.HomeScratch == "" || home == "" || home == "/" || Within(home, r.Command.Workspace) {
+	if home == "" || home == "/" || Within(home, r.Command.Workspace) {
 		return nil
 	}
 	if fi, err := fsys.Stat(home); err != nil || !fi.IsDir() {
 		return nil
 	}
-	ms := []Mount{{Kind: Bind, Src: r.HomeScratch, Dst: home}}
-	names := slices.Clone(r.HomeEntries)
-	slices.Sort(names)
-	for _, n := range slices.Compact(names) {
-		p := path.Join(home, n)
-		fi, err := fsys.Lstat(p)
-		if err != nil {
-			continue // gone since it was listed
+	if r.HomeScratch == "" {
+		return []Mount{{Kind: Tmpfs, Dst: home}}
+	}
+	return []Mount{{Kind: Bind, Src: r.HomeScratch, Dst: home}}
+}
+
+// layerMounts shows each state directory through its scratch: the
+// scratch at the directory, then every entry of the real directory bound
+// back read-only (bwrap follows a symlinked entry; a dangling one is
+// left out). An entry that is itself bound read-write is left to that
+// bind.
+func layerMounts(r RingSpec, fsys FS) []Mount {
+	var ms []Mount
+	for _, l := range r.Layers {
+		if fi, err := fsys.Stat(l.Dir); err != nil || !fi.IsDir() {
+			continue
 		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			// Also for a writable one: its bind then lands on the link's
-			// target, as on the host, where the guards inside it are.
-			if t, err := fsys.Readlink(p); err == nil {
-				ms = append(ms, Mount{Kind: Symlink, Src: t, Dst: p})
+		ms = append(ms, Mount{Kind: Bind, Src: l.Scratch, Dst: l.Dir})
+		names := slices.Clone(l.Entries)
+		slices.Sort(names)
+		for _, n := range slices.Compact(names) {
+			p := path.Join(l.Dir, n)
+			if writable(r, p) || !exists(fsys, p) {
+				continue
 			}
-			continue
+			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
-		if p == r.Command.Workspace || writable(r, p) && exists(fsys, p) {
-			continue
-		}
-		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 	}
 	return ms
 }
@@ -318,7 +351,7 @@ func homeMounts(r RingSpec, fsys FS) []Mount {
 // guardMounts keeps the guards read-only inside the writable paths that
 // contain them, with the command sandbox's protect code (pins against
 // renames, placeholders for missing paths). A guard outside every
-// writable path is read-only anyway (host / is).
+// writable path is read-only anyway.
 func guardMounts(r RingSpec, writable []string, fsys FS) ([]Mount, error) {
 	var out []Mount
 	for _, w := range writable {
@@ -391,13 +424,18 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 }
 
 // RingBwrapArgs returns the bwrap command line of the ring, without the
-// bwrap program: no PID, network, IPC or user-visible namespace of its
-// own (signals, the pty, resize and the network stay the agent's), no
-// new session (the agent keeps its controlling terminal), every
-// capability dropped, and the ring dies with the launcher. The working
-// directory is left to bwrap, which keeps the launcher's.
+// bwrap program: a PID namespace of its own (no host process is
+// visible or signalled, and every process of the ring dies with its
+// first one: bwrap is its init, escape class 39), an IPC namespace of
+// its own (no host SysV IPC), every capability dropped, and the ring
+// dies with its parent. The network stays the agent's (it must reach
+// its model); host abstract sockets are cut by the Landlock scope of
+// the confine step. The session and the controlling terminal are the
+// launcher's business (a pty of the agent's own, or none: see
+// docs/security-model.md §6). The working directory is left to bwrap,
+// which keeps the launcher's.
 func RingBwrapArgs(mounts []Mount, argv []string) []string {
-	args := []string{"--die-with-parent", "--cap-drop", "ALL"}
+	args := []string{"--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"}
 	for _, m := range mounts {
 		args = append(args, bwrapMountArgs(m)...)
 	}
@@ -407,7 +445,7 @@ func RingBwrapArgs(mounts []Mount, argv []string) []string {
 
 // writable says whether p itself is bound read-write by [RingLayout].
 func writable(r RingSpec, p string) bool {
-	return slices.Contains(r.Write, p) || slices.Contains(r.Command.Caches, p) || slices.Contains(r.Command.Git.Write, p)
+	return slices.Contains(r.Write, p) || slices.Contains(r.Command.Caches, p) || slices.Contains(r.Command.Git.Write, p) || slices.Contains(r.Credentials, p)
 }
 
 // exists reports whether p exists on fsys (following symlinks).

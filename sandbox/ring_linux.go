@@ -75,8 +75,10 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 		}
 		mounts, tmp = dressPlaceholders(r.Command, mounts, ph)
 	}
-	args := append([]string{b.Path}, RingBwrapArgs(mounts, argv)...)
-	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
+	// Inside, the confine step (no_new_privs, Landlock scopes, the
+	// seccomp filter) runs before the agent, as for every command.
+	args := append([]string{b.Path}, RingBwrapArgs(mounts, ConfineArgv(r.Exe, argv))...)
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
 	p.release = func() {
 		for _, l := range locks {
 			if l != nil {
@@ -106,6 +108,9 @@ func HostShells() []string {
 	}
 	return ShellBinaries(OSFS{}, shellDirs, extra)
 }
+
+// HostGits returns the real git binaries of this host, in [shellDirs].
+func HostGits() []string { return GitBinaries(OSFS{}, shellDirs) }
 
 // placeholderMountsIn returns the placeholder mounts of ms whose paths
 // are in paths (one lock root's share).

@@ -13,3 +13,6 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 
 // HostShells returns nothing: the shells are replaced on Linux only.
 func HostShells() []string { return nil }
+
+// HostGits returns nothing, as HostShells.
+func HostGits() []string { return nil }

@@ -22,6 +22,9 @@ func ringFS() fakeFS {
 		"/usr/local/bin/ash":                 "link:/usr/bin/busybox",
 		"/home/user/.claude":                 "dir",
 		"/home/user/.claude/settings.json":   "file",
+		"/home/user/.claude/projects":        "dir",
+		"/home/user/.gitconfig":              "file",
+		"/usr/bin/git":                       "file",
 		"/home/user/.claude.json":            "file",
 		"/home/user/.ssh":                    "dir",
 		"/home/user/.ssh/id_ed25519":         "file",
@@ -50,22 +53,21 @@ func ringSpec(t *testing.T, ws string) RingSpec {
 	sess := "/run/user/1000/lite-sandbox/s-1"
 	return RingSpec{
 		Command: s,
-		Write:   []string{"/home/user/.claude", "/home/user/.claude.json", "/home/user/.cache/claude-cli-nodejs"},
+		Read:    []string{"/opt/lite-sandbox", "/tmp/agent-bin/claude", "/home/user/.gitconfig", "/usr/bin/git"},
+		Write:   []string{"/home/user/.claude/projects", "/home/user/.claude.json", "/home/user/.cache/claude-cli-nodejs"},
+		Layers: []Layer{{Dir: "/home/user/.claude", Scratch: sess + "/state/0",
+			Entries: fakeEntries(ringFS(), "/home/user/.claude")}},
 		Guard: []Protected{
-			{Path: "/home/user/.claude/settings.json"},
-			{Path: "/home/user/.claude/settings.local.json"},
-			{Path: "/home/user/.claude/hooks", Dir: true},
+			{Path: "/home/user/.claude/projects/settings.json"},
 		},
 		Credentials:  []string{"/home/user/.config/gh/hosts.yml"},
 		Hide:         []string{"/run/user/1000/lite-sandbox"},
-		Read:         []string{"/opt/lite-sandbox", "/tmp/agent-bin/claude"},
 		Tmp:          sess + "/tmp",
 		Session:      sess,
 		SessionWrite: []string{sess + "/pi"},
 		Exe:          "/opt/lite-sandbox",
-		Shells:       ShellBinaries(ringFS(), shellDirs, nil),
+		Shims:        append(ShellBinaries(ringFS(), shellDirs, nil), GitBinaries(ringFS(), shellDirs)...),
 		HomeScratch:  sess + "/home",
-		HomeEntries:  fakeEntries(ringFS(), "/home/user"),
 	}
 }
 
@@ -105,61 +107,76 @@ func TestRingLayout(t *testing.T) {
 		}
 		return i
 	}
-	root := has(Mount{ROBind, "/", "/"})
-	has(Mount{DevBind, "/dev", "/dev"})
+	usr := has(Mount{ROBind, "/usr", "/usr"})
+	has(Mount{ROBind, "/etc/passwd", "/etc/passwd"})
+	proc := has(Mount{Proc, "", "/proc"})
+	has(Mount{Dev, "", "/dev"})
 	tmp := has(Mount{Bind, r.Tmp, "/tmp"})
-	has(Mount{ROBind, "/tmp/agent-bin/claude", "/tmp/agent-bin/claude"})
-	// The scratch home, the real home's entries bound back onto it.
+	// The scratch home, with only what the ring grants bound onto it.
 	scratch := has(Mount{Bind, r.HomeScratch, "/home/user"})
-	npmrc := has(Mount{ROBind, "/home/user/.npmrc", "/home/user/.npmrc"})
-	has(Mount{Symlink, "dotfiles/gnupg", "/home/user/.gnupg"})
-	claude := has(Mount{Bind, "/home/user/.claude", "/home/user/.claude"})
+	bin := has(Mount{ROBind, "/tmp/agent-bin/claude", "/tmp/agent-bin/claude"})
+	has(Mount{ROBind, "/home/user/.gitconfig", "/home/user/.gitconfig"})
+	layer := has(Mount{Bind, r.Session + "/state/0", "/home/user/.claude"})
+	set := has(Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
+	data := has(Mount{Bind, "/home/user/.claude/projects", "/home/user/.claude/projects"})
 	// Caches as in the command sandbox: read-only without a layer.
 	has(Mount{ROBind, "/home/user/go/pkg/mod", "/home/user/go/pkg/mod"})
 	ws := has(Mount{Bind, "/home/user/project", "/home/user/project"})
 	hooks := has(Mount{ROBind, "/home/user/project/.git/hooks", "/home/user/project/.git/hooks"})
-	set := has(Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
-	has(Mount{PlaceholderFile, "", "/home/user/.claude/settings.local.json"})
-	has(Mount{PlaceholderDir, "", "/home/user/.claude/hooks"})
-	ssh := has(Mount{MaskDir, "", "/home/user/.ssh"})
-	has(Mount{MaskFile, "", "/home/user/.npmrc"})
-	// The credential is bound inside the gh mask before it turns read-only.
-	gh := has(Mount{Tmpfs, "", "/home/user/.config/gh"})
+	has(Mount{PlaceholderFile, "", "/home/user/.claude/projects/settings.json"})
+	// The credential alone is bound: nothing else of ~/.config/gh.
 	cred := has(Mount{Bind, "/home/user/.config/gh/hosts.yml", "/home/user/.config/gh/hosts.yml"})
-	ghro := has(Mount{RemountRO, "", "/home/user/.config/gh"})
-	// The session is read-only inside the hidden runtime root.
-	rt := has(Mount{Tmpfs, "", "/run/user/1000/lite-sandbox"})
 	sess := has(Mount{ROBind, r.Session, r.Session})
 	pi := has(Mount{Bind, r.Session + "/pi", r.Session + "/pi"})
-	rtro := has(Mount{RemountRO, "", "/run/user/1000/lite-sandbox"})
 	bash := has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/bash"})
 	has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/dash"})
-	for _, order := range [][]int{{root, tmp, scratch, npmrc, claude, ws, hooks, set, ssh, bash}, {gh, cred, ghro}, {rt, sess, pi, rtro}} {
+	git := has(Mount{ROBind, "/opt/lite-sandbox", "/usr/bin/git"})
+	root := has(Mount{RemountRO, "", "/"})
+	for _, order := range [][]int{{usr, proc, tmp, scratch, bin, layer, set, data, ws, hooks, sess, pi, cred, bash, git, root}} {
 		if !slices.IsSorted(order) {
 			t.Errorf("mounts out of order (%v): %v", order, ms)
 		}
 	}
 	for _, m := range ms {
-		// Write paths and the workspace get their read-write bind only.
-		if m.Kind == ROBind && (m.Dst == "/home/user/.claude.json" || m.Dst == "/home/user/.claude" || m.Dst == r.Command.Workspace) {
-			t.Errorf("read-only bind under the read-write one: %v", m)
+		// Nothing of the host's root, home, /run or /dev as a whole.
+		if m.Src == "/" || m.Src == "/dev" || m.Src == "/proc" || m.Src == "/home/user" || m.Dst == "/run" || m.Kind == DevBind {
+			t.Errorf("the ring binds the host's %s: %v", m.Src, m)
 		}
-		if m.Kind == Tmpfs && m.Dst == "/home/user" || m.Kind == Proc {
-			t.Errorf("the ring must show the host's home and /proc, got %v", m)
+		// Secrets and other agents' state are not bound, only masked
+		// where a grant would show them.
+		for _, secret := range []string{"/home/user/.ssh", "/home/user/.npmrc", "/home/user/.aws", "/etc/shadow", "/home/user/.config"} {
+			if (m.Kind == ROBind || m.Kind == Bind) && m.Src == secret {
+				t.Errorf("the ring shows %s: %v", secret, m)
+			}
+		}
+		// Write paths and the workspace get their read-write bind only.
+		if m.Kind == ROBind && (m.Dst == "/home/user/.claude.json" || m.Dst == "/home/user/.claude/projects" || m.Dst == r.Command.Workspace) {
+			t.Errorf("read-only bind under the read-write one: %v", m)
 		}
 	}
 }
 
-// TestRingLayoutNoScratch: no scratch layer without a scratch dir, for a
-// home of /, and for a workspace that contains the home.
+// TestRingArgs: the ring has a PID and IPC namespace of its own.
+func TestRingArgs(t *testing.T) {
+	args := RingBwrapArgs(nil, []string{"agent"})
+	for _, want := range []string{"--unshare-pid", "--unshare-ipc", "--die-with-parent"} {
+		if !slices.Contains(args, want) {
+			t.Errorf("ring args %v lack %s", args, want)
+		}
+	}
+}
+
+// TestRingLayoutNoScratch: an empty home without a scratch dir, none for
+// a home of / or for a workspace that contains the home.
 func TestRingLayoutNoScratch(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		edit func(*RingSpec)
+		want Mount
 	}{
-		{"no scratch dir", func(r *RingSpec) { r.HomeScratch = "" }},
-		{"home is /", func(r *RingSpec) { r.Command.Home = "/" }},
-		{"workspace is the home", func(r *RingSpec) { r.Command.Workspace = "/home/user" }},
+		{"no scratch dir", func(r *RingSpec) { r.HomeScratch = "" }, Mount{Kind: Tmpfs, Dst: "/home/user"}},
+		{"home is /", func(r *RingSpec) { r.Command.Home = "/" }, Mount{}},
+		{"workspace is the home", func(r *RingSpec) { r.Command.Workspace = "/home/user" }, Mount{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := ringSpec(t, "/home/user/project")
@@ -168,46 +185,24 @@ func TestRingLayoutNoScratch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			found := false
 			for _, m := range ms {
-				if m.Src == r.HomeScratch && r.HomeScratch != "" || m.Dst == "/home/user/.npmrc" && m.Kind == ROBind {
+				if m.Dst == "/home/user" && m.Kind != Bind {
+					found = found || m == c.want
+				}
+				if r.HomeScratch != "" && m.Src == r.HomeScratch {
 					t.Errorf("scratch home mount %v", m)
 				}
+			}
+			if c.want != (Mount{}) && !found {
+				t.Errorf("no %v in %v", c.want, ms)
 			}
 		})
 	}
 	r := ringSpec(t, "/home/user/project")
-	r.HomeEntries = append(r.HomeEntries, "../etc")
+	r.Layers[0].Entries = append(r.Layers[0].Entries, "../etc")
 	if _, err := RingLayout(r, ringFS()); err == nil {
-		t.Error("home entry ../etc accepted")
-	}
-}
-
-// TestRingLayoutLinkedState: state reached through a symlink in the home
-// (dotfile managers) stays a symlink in the scratch home, so that the
-// read-write bind and the guards land on its target, as they did with
-// the host's link under the read-only /. (bwrap resolves a destination's
-// absolute link target outside the new root: that fails at start, with
-// or without the scratch home; a relative link works.)
-func TestRingLayoutLinkedState(t *testing.T) {
-	fsys := ringFS()
-	for p := range fsys {
-		if Within(p, "/home/user/.claude") {
-			delete(fsys, p)
-		}
-	}
-	fsys["/home/user/.claude"] = "link:/data/claude"
-	fsys["/data"], fsys["/data/claude"], fsys["/data/claude/settings.json"] = "dir", "dir", "file"
-	r := ringSpec(t, "/home/user/project")
-	r.HomeEntries = fakeEntries(fsys, "/home/user")
-	ms, err := RingLayout(r, fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := slices.Index(ms, Mount{Symlink, "/data/claude", "/home/user/.claude"})
-	bind := slices.Index(ms, Mount{Bind, "/home/user/.claude", "/home/user/.claude"})
-	guard := slices.Index(ms, Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
-	if link < 0 || bind < link || guard < bind {
-		t.Errorf("linked state: symlink %d, bind %d, guard %d in %v", link, bind, guard, ms)
+		t.Error("layer entry ../etc accepted")
 	}
 }
 

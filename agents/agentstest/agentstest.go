@@ -12,6 +12,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
@@ -94,4 +96,41 @@ func Check(cmd string) agents.Verdict {
 // environment env (nil: empty).
 func RingSession(env map[string]string) agents.Session {
 	return agents.Session{Dir: "/run/s-1", Home: "/home/u", Getenv: func(k string) string { return env[k] }}
+}
+
+// CheckState asserts the shape of an adapter's ring state: every path
+// of data is writable, every code-bearing path lies in one of the state
+// Dirs (so it is visible) and in no Write path (so it is read-only by
+// construction, whatever link leads there: issue #17).
+func CheckState(t *testing.T, st agents.State, dirs, data, code []string) {
+	t.Helper()
+	for _, d := range dirs {
+		if !slices.Contains(st.Dirs, d) {
+			t.Errorf("Dirs lacks %s: %v", d, st.Dirs)
+		}
+	}
+	for _, w := range data {
+		if !slices.Contains(st.Write, w) {
+			t.Errorf("Write lacks %s: %v", w, st.Write)
+		}
+	}
+	for _, c := range code {
+		for _, w := range st.Write {
+			if c == w || strings.HasPrefix(c, w+"/") {
+				t.Errorf("code-bearing %s is writable through %s", c, w)
+			}
+		}
+		in := false
+		for _, d := range st.Dirs {
+			in = in || strings.HasPrefix(c, d+"/")
+		}
+		if !in {
+			t.Errorf("code-bearing %s lies in no state dir %v", c, st.Dirs)
+		}
+	}
+	for _, d := range st.Dirs {
+		if slices.Contains(st.Write, d) {
+			t.Errorf("state dir %s is writable whole", d)
+		}
+	}
 }

@@ -27,35 +27,57 @@ func globalConfig(s agents.Session) string {
 	return filepath.Join(s.Home, ".claude.json")
 }
 
-// State is what Claude Code writes: its configuration directory
-// (sessions, projects, todos, shell snapshots, credentials), the global
-// state file and its lock (a directory made by mkdir beside it),
-// ~/.claude.lock, its Node cache and ~/.local/state/claude (locks). Its
-// settings files, hooks, plugins and status line stay read-only: they
-// run code at the next start, with or without lite-sandbox. The global
-// state file holds mcpServers (also per project), which launch restores.
+// dataDirs are what Claude Code writes as data in its configuration
+// directory (observed with 2.1.197 under launch): transcripts and
+// per-project state, todos, shell snapshots, feature-flag caches,
+// per-session environment, IDE locks, debug logs, file history for
+// rewind, plans, backups of ~/.claude.json, pasted images. Everything
+// else there (settings.json, agents/, commands/, skills/,
+// output-styles/, plugins/, hooks/, CLAUDE.md, statusline scripts) is
+// code or instructions the next start runs, and read-only in the ring.
+var dataDirs = []string{
+	"projects", "todos", "shell-snapshots", "statsig", "session-env", "ide",
+	"debug", "file-history", "plans", "backups", "paste-cache", "logs", "telemetry",
+}
+
+// dataFiles are the data files there: the prompt history.
+var dataFiles = []string{"history.jsonl"}
+
+// State is what Claude Code writes: its data below the configuration
+// directory (dataDirs, dataFiles, the OAuth credentials), the global
+// state file (whose code-carrying keys launch restores), its Node cache
+// and ~/.local/state/claude (locks). The rest of the configuration
+// directory is a read-only layer; lock directories and temp files beside
+// ~/.claude.json land in the scratch home.
 func (Agent) State(s agents.Session) agents.State {
 	dir := configDir(s)
 	glob := globalConfig(s)
 	st := agents.State{
+		Dirs: []string{dir},
 		Write: []string{
-			dir, glob, glob + ".lock", glob + ".backup",
-			filepath.Join(s.Home, ".claude.lock"),
+			glob,
 			filepath.Join(s.Home, ".cache", "claude-cli-nodejs"),
 			filepath.Join(s.Home, ".cache", "claude"),
 			filepath.Join(s.Home, ".local", "state", "claude"),
 		},
+		// Managed settings and the native installer's versions.
+		Read: []string{"/etc/claude-code", filepath.Join(s.Home, ".local", "share", "claude")},
 		ReadOnly: []string{
 			filepath.Join(dir, "settings.json"),
 			filepath.Join(dir, "settings.local.json"),
 			filepath.Join(dir, "hooks") + "/",
 			filepath.Join(dir, "plugins") + "/",
+			filepath.Join(dir, "agents") + "/",
+			filepath.Join(dir, "commands") + "/",
+			filepath.Join(dir, "skills") + "/",
+			filepath.Join(dir, "output-styles") + "/",
+			filepath.Join(dir, "CLAUDE.md"),
 			filepath.Join(dir, "statusline.sh"),
 		},
 		Credentials: []string{filepath.Join(dir, ".credentials.json")},
-		// A first run makes both (observed with 2.1.197 in the ring).
-		CreateDirs: []string{dir},
-		CreateJSON: []string{glob},
+		LoginEnv:    []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR"},
+		CreateDirs:  []string{dir},
+		CreateJSON:  []string{glob},
 		Guard: []agents.GuardedFile{{Path: glob, Keys: [][]string{
 			{"mcpServers"},
 			{"projects", "*", "mcpServers"},
@@ -63,8 +85,14 @@ func (Agent) State(s agents.Session) agents.State {
 			{"projects", "*", "enableAllProjectMcpServers"},
 		}}},
 	}
-	if dir != filepath.Join(s.Home, ".claude") {
-		st.Write = append(st.Write, dir+".lock")
+	for _, d := range dataDirs {
+		st.Write = append(st.Write, filepath.Join(dir, d))
+		st.CreateDirs = append(st.CreateDirs, filepath.Join(dir, d))
 	}
+	for _, f := range dataFiles {
+		st.Write = append(st.Write, filepath.Join(dir, f))
+		st.CreateFiles = append(st.CreateFiles, filepath.Join(dir, f))
+	}
+	st.Write = append(st.Write, st.Credentials...)
 	return st
 }

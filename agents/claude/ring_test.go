@@ -12,23 +12,20 @@ import (
 
 func TestState(t *testing.T) {
 	st := New().State(agentstest.RingSession(nil))
-	for _, w := range []string{"/home/u/.claude", "/home/u/.claude.json", "/home/u/.claude.lock", "/home/u/.cache/claude-cli-nodejs", "/home/u/.local/state/claude"} {
-		if !slices.Contains(st.Write, w) {
-			t.Errorf("Write lacks %s: %v", w, st.Write)
-		}
-	}
-	for _, g := range []string{"/home/u/.claude/settings.json", "/home/u/.claude/settings.local.json", "/home/u/.claude/hooks/", "/home/u/.claude/plugins/"} {
-		if !slices.Contains(st.ReadOnly, g) {
-			t.Errorf("ReadOnly lacks %s: %v", g, st.ReadOnly)
-		}
-	}
+	agentstest.CheckState(t, st, []string{"/home/u/.claude"},
+		[]string{"/home/u/.claude/projects", "/home/u/.claude/todos", "/home/u/.claude/history.jsonl", "/home/u/.claude/.credentials.json",
+			"/home/u/.claude.json", "/home/u/.cache/claude-cli-nodejs", "/home/u/.local/state/claude"},
+		[]string{"/home/u/.claude/settings.json", "/home/u/.claude/settings.local.json", "/home/u/.claude/agents/a.md",
+			"/home/u/.claude/commands/c.md", "/home/u/.claude/skills/s/SKILL.md", "/home/u/.claude/output-styles/o.md",
+			"/home/u/.claude/plugins/p", "/home/u/.claude/hooks/h.sh", "/home/u/.claude/CLAUDE.md"})
 	if len(st.Guard) != 1 || st.Guard[0].Path != "/home/u/.claude.json" || !slices.ContainsFunc(st.Guard[0].Keys, func(k []string) bool { return slices.Equal(k, []string{"mcpServers"}) }) {
 		t.Errorf("Guard = %v", st.Guard)
 	}
-	st = New().State(agentstest.RingSession(map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude"}))
-	if !slices.Contains(st.Write, "/cfg/claude") || !slices.Contains(st.Write, "/cfg/claude/.claude.json") || !slices.Contains(st.ReadOnly, "/cfg/claude/settings.json") {
-		t.Errorf("CLAUDE_CONFIG_DIR: %+v", st)
+	if !slices.Contains(st.LoginEnv, "ANTHROPIC_*") {
+		t.Errorf("LoginEnv = %v", st.LoginEnv)
 	}
+	st = New().State(agentstest.RingSession(map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude"}))
+	agentstest.CheckState(t, st, []string{"/cfg/claude"}, []string{"/cfg/claude/.claude.json", "/cfg/claude/projects"}, []string{"/cfg/claude/settings.json"})
 	if st.Credentials[0] != "/cfg/claude/.credentials.json" {
 		t.Errorf("Credentials = %v", st.Credentials)
 	}

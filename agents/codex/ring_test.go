@@ -12,11 +12,13 @@ import (
 
 func TestState(t *testing.T) {
 	st := New().State(agentstest.RingSession(nil))
-	if !slices.Equal(st.Write, []string{"/home/u/.codex"}) || !slices.Contains(st.ReadOnly, "/home/u/.codex/config.toml") || !slices.Contains(st.ReadOnly, "/home/u/.codex/hooks.json") {
-		t.Errorf("State = %+v", st)
-	}
+	agentstest.CheckState(t, st, []string{"/home/u/.codex"},
+		[]string{"/home/u/.codex/sessions", "/home/u/.codex/log", "/home/u/.codex/history.jsonl", "/home/u/.codex/auth.json"},
+		[]string{"/home/u/.codex/config.toml", "/home/u/.codex/hooks.json", "/home/u/.codex/.env", "/home/u/.codex/AGENTS.md",
+			"/home/u/.codex/rules/default.rules", "/home/u/.codex/prompts/p.md", "/home/u/.codex/skills/s/SKILL.md"})
 	st = New().State(agentstest.RingSession(map[string]string{"CODEX_HOME": "/c"}))
-	if !slices.Equal(st.Write, []string{"/c"}) || !slices.Equal(st.Credentials, []string{"/c/auth.json"}) {
+	agentstest.CheckState(t, st, []string{"/c"}, []string{"/c/sessions"}, []string{"/c/config.toml"})
+	if !slices.Equal(st.Credentials, []string{"/c/auth.json"}) {
 		t.Errorf("CODEX_HOME: %+v", st)
 	}
 }

@@ -32,10 +32,17 @@ func (Agent) State(s agents.Session) agents.State {
 		}
 		conf = filepath.Join(base, "crush")
 	}
+	// Both are read-only layers: the data directory's crush.json is a
+	// config Crush merges (MCP and LSP commands), so only its provider
+	// cache and logs are data. Designed from Crush's loader, not run.
 	return agents.State{
+		Dirs:         []string{data, conf},
 		SessionWrite: []string{dataDir(s)},
-		Write:        []string{data, conf},
+		Write:        []string{filepath.Join(data, "providers.json"), filepath.Join(data, "logs")},
+		LoginEnv: []string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_*", "GROQ_API_KEY", "XAI_API_KEY",
+			"OPENROUTER_API_KEY", "AZURE_OPENAI_*", "AWS_*", "VERTEXAI_*", "CRUSH_*"},
 		ReadOnly: []string{
+			filepath.Join(data, "crush.json"), filepath.Join(data, "commands") + "/", filepath.Join(conf, "commands") + "/",
 			filepath.Join(conf, "crush.json"), filepath.Join(conf, ".crush.json"),
 			filepath.Join(conf, "crushrc"), filepath.Join(conf, ".crushrc"),
 		},

@@ -12,14 +12,14 @@ import (
 
 func TestState(t *testing.T) {
 	st := New().State(agentstest.RingSession(nil))
-	if !slices.Equal(st.SessionWrite, []string{"/run/s-1/crush"}) || !slices.Equal(st.Write, []string{"/home/u/.local/share/crush", "/home/u/.config/crush"}) {
-		t.Errorf("State = %+v", st)
+	if !slices.Equal(st.SessionWrite, []string{"/run/s-1/crush"}) {
+		t.Errorf("SessionWrite = %v", st.SessionWrite)
 	}
-	if !slices.Contains(st.ReadOnly, "/home/u/.config/crush/crush.json") || !slices.Contains(st.ReadOnly, "/home/u/.config/crush/crushrc") {
-		t.Errorf("ReadOnly = %v", st.ReadOnly)
-	}
+	agentstest.CheckState(t, st, []string{"/home/u/.local/share/crush", "/home/u/.config/crush"}, nil,
+		[]string{"/home/u/.local/share/crush/crush.json", "/home/u/.config/crush/crush.json", "/home/u/.config/crush/crushrc",
+			"/home/u/.config/crush/commands/c.md"})
 	st = New().State(agentstest.RingSession(map[string]string{"CRUSH_GLOBAL_DATA": "/d", "XDG_CONFIG_HOME": "/x"}))
-	if !slices.Equal(st.Write, []string{"/d", "/x/crush"}) {
-		t.Errorf("env: %v", st.Write)
+	if !slices.Equal(st.Dirs, []string{"/d", "/x/crush"}) {
+		t.Errorf("env: %v", st.Dirs)
 	}
 }

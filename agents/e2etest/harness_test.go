@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(ringProbeEnv); spec != "" {
 		os.Exit(ringProbe(spec))
 	}
+	if spec := os.Getenv(escapeProbeEnv); spec != "" {
+		os.Exit(escapeProbe(spec))
+	}
 	dir, err := os.MkdirTemp("", "lite-sandbox-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -47,9 +50,33 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// The probes of ringescape_test.go run as this test binary, also as
+	// an unprivileged user: a copy where every user may run it.
+	os.Chmod(dir, 0o755)
+	if probeBinary, err = copyExecutable(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "copying the test binary: %v\n", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// probeBinary is a copy of this test binary that every user may run.
+var probeBinary string
+
+func copyExecutable(dir string) (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, "e2etest-probe")
+	return p, os.WriteFile(p, b, 0o755)
 }
 
 // needBwrap skips (or fails, under scripts/test) without bubblewrap.
@@ -100,6 +127,9 @@ type env struct {
 	agentDir string
 	// refusedIDs are the tool call ids of a script that must be refused.
 	refusedIDs []string
+	// cred, when set, is the user lite-sandbox runs as (the tests'
+	// unprivileged case, as root).
+	cred *syscall.Credential
 }
 
 const (
@@ -198,6 +228,7 @@ func (e *env) launch(agent string, extraEnv []string, args ...string) (string, s
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	e.credential(cmd)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	t0 := time.Now()

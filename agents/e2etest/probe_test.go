@@ -21,10 +21,11 @@ import (
 // and in the command sandbox alike), and checkProbe tells the two apart:
 //
 //   - pid1: the command sandbox has a PID namespace of its own (bwrap is
-//     PID 1); the ring has none, so it sees the host's PID 1;
+//     PID 1), and so has the ring since #17; the host's PID 1 is not
+//     bwrap;
 //   - home: the command sandbox's home is the scratch home, so the
-//     sentinel file in the user's home is not there; in the ring the home
-//     is visible (read-only);
+//     sentinel in the user's home (~/.gitconfig, the git identity) is
+//     not there; the ring shows the git identity (read-only);
 //   - canary: the ~/.ssh canary is unreadable in both;
 //   - outside: a file created next to the workspace never reaches the host
 //     (both layers refuse or divert it).
@@ -33,7 +34,7 @@ import (
 // (through a program that is not a shell), and checks that checkProbe's
 // facts then differ: the route tests can fail.
 
-const sentinelName = ".home-sentinel"
+const sentinelName = ".gitconfig"
 
 // probe returns a shell line that writes the marker named name.
 func (e *env) probe(name string) string {
@@ -49,7 +50,7 @@ func (e *env) probe(name string) string {
 // sentinel creates the file in the user's home that the command sandbox
 // must not see.
 func (e *env) sentinel() {
-	e.write("~/"+sentinelName, "the user's home\n")
+	e.write("~/"+sentinelName, "[user]\n\tname = Probe\n\temail = probe@example.invalid\n")
 }
 
 // probeFacts reads the marker named name, or nil when the probe never ran.
@@ -134,8 +135,12 @@ func TestProbeControl(t *testing.T) {
 		t.Fatalf("launch exec of the ring probe: exit %d\n%s\n%s", code, out, errs)
 	}
 	why := e.sandboxed("ring")
-	if !strings.Contains(why, "PID 1") || !strings.Contains(why, "home") {
+	if !strings.Contains(why, "home") {
 		t.Errorf("the probe in the ring alone passes as the command sandbox: %q (facts %v)", why, e.probeFacts("ring"))
+	}
+	// #17: the ring has a PID namespace of its own.
+	if strings.Contains(why, "PID 1") {
+		t.Errorf("the ring shares the host's PID namespace: %q (facts %v)", why, e.probeFacts("ring"))
 	}
 	if strings.Contains(why, "canary") || strings.Contains(why, "outside") {
 		t.Errorf("the ring itself let the probe read the canary or write outside: %q", why)

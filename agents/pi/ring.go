@@ -9,34 +9,36 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
-// State is the per-session agent directory (below the session) and what
-// its links point to in the user's own agent directory (auth.json, which
-// Pi refreshes, models.json, sessions/). The rest of the user's agent
-// directory, its settings.json and extensions/ (code Pi runs at its next
-// start) included, stays read-only; the guards keep them read-only even
-// when the user adds the directory to agent.write.
+// State is the per-session agent directory (below the session) and the
+// user's own agent directory as a read-only layer, with auth.json
+// (which Pi refreshes) and sessions/ writable. models.json (Pi runs its
+// "!cmd" values), settings.json, extensions/, prompts/, skills/, npm/,
+// git/ and bin/ are code Pi runs, read-only by construction.
 func (Agent) State(s agents.Session) agents.State {
 	user := userAgentDir(s)
 	st := agents.State{
+		Dirs:         []string{user},
 		SessionWrite: []string{filepath.Join(s.Dir, "pi")},
-		Write: []string{
-			filepath.Join(user, "auth.json"), filepath.Join(user, "models.json"),
-			filepath.Join(user, "sessions"),
-		},
+		Write:        []string{filepath.Join(user, "sessions")},
 		// A first run under launch keeps its history (Prepare links it).
 		CreateDirs: []string{filepath.Join(user, "sessions")},
 		ReadOnly: []string{
 			filepath.Join(user, "settings.json"),
+			filepath.Join(user, "models.json"),
 			filepath.Join(user, "extensions") + "/",
 			filepath.Join(user, "npm") + "/",
 			filepath.Join(user, "git") + "/",
 			filepath.Join(user, "bin") + "/",
 		},
+		// Pi reaches many providers; these are the ones it reads.
+		LoginEnv: []string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY",
+			"XAI_API_KEY", "OPENROUTER_API_KEY", "MISTRAL_API_KEY", "CEREBRAS_API_KEY", "AZURE_OPENAI_*", "PI_*"},
 	}
 	for _, n := range userState {
 		if n == "auth.json" {
 			st.Credentials = append(st.Credentials, filepath.Join(user, n))
 		}
 	}
+	st.Write = append(st.Write, st.Credentials...)
 	return st
 }

@@ -19,7 +19,7 @@ func TestState(t *testing.T) {
 	if slices.Contains(st.Write, "/home/u/.pi/agent") || !slices.Contains(st.Write, "/home/u/.pi/agent/sessions") || !slices.Contains(st.Write, "/home/u/.pi/agent/auth.json") {
 		t.Errorf("Write = %v", st.Write)
 	}
-	if !slices.Contains(st.ReadOnly, "/home/u/.pi/agent/extensions/") || !slices.Contains(st.ReadOnly, "/home/u/.pi/agent/settings.json") {
-		t.Errorf("ReadOnly = %v", st.ReadOnly)
-	}
+	agentstest.CheckState(t, st, []string{"/home/u/.pi/agent"}, []string{"/home/u/.pi/agent/sessions", "/home/u/.pi/agent/auth.json"},
+		[]string{"/home/u/.pi/agent/models.json", "/home/u/.pi/agent/settings.json", "/home/u/.pi/agent/extensions/e.ts",
+			"/home/u/.pi/agent/prompts/p.md", "/home/u/.pi/agent/skills/s/SKILL.md", "/home/u/.pi/agent/npm/x", "/home/u/.pi/agent/git/x"})
 }

@@ -3,21 +3,47 @@
 
 package policy
 
-// applyAgent merges the [agent] table. agent.write widens what the agent
-// process itself may change on the host, so only the user's file may set
-// it: a repository must not make ~/.bashrc writable for the agent.
+import (
+	"fmt"
+	"path"
+)
+
+// applyAgent merges the [agent] table. Each key widens what the agent
+// process itself may reach on the host (agent.write: change,
+// agent.read: see, agent.env: keep in its environment), so only the
+// user's file may set them: a repository must not make ~/.bashrc
+// writable, ~/.aws readable or a token visible to the agent.
 func (p *Policy) applyAgent(l *layer, project bool) error {
-	if len(l.Agent.Write) == 0 {
-		return nil
+	for _, k := range []struct {
+		key  string
+		vals []string
+		what string
+	}{
+		{"write", l.Agent.Write, "write more of the host"},
+		{"read", l.Agent.Read, "read more of the host"},
+		{"env", l.Agent.Env, "keep more of your environment"},
+	} {
+		if len(k.vals) > 0 && project {
+			return l.errAt(fmt.Sprintf("agent.%s: a project file may only tighten the policy (it would let the agent %s)", k.key, k.what), k.key)
+		}
 	}
-	if project {
-		return l.errAt("agent.write: a project file may only tighten the policy (it would let the agent write more of the host)", "write")
+	for _, k := range []struct {
+		key  string
+		vals []string
+	}{{"write", l.Agent.Write}, {"read", l.Agent.Read}} {
+		for i, v := range k.vals {
+			if err := checkPath("agent."+k.key, v); err != nil {
+				return l.errAt(err.Error(), k.key, i)
+			}
+		}
 	}
-	for i, v := range l.Agent.Write {
-		if err := checkPath("agent.write", v); err != nil {
-			return l.errAt(err.Error(), "write", i)
+	for i, v := range l.Agent.Env {
+		if _, err := path.Match(v, ""); err != nil || v == "" {
+			return l.errAt(fmt.Sprintf("agent.env: %q is not a name or glob", v), "env", i)
 		}
 	}
 	p.Agent.Write = appendNew(p.Agent.Write, l.Agent.Write...)
+	p.Agent.Read = appendNew(p.Agent.Read, l.Agent.Read...)
+	p.Agent.Env = appendNew(p.Agent.Env, l.Agent.Env...)
 	return nil
 }

@@ -180,6 +180,8 @@ type layer struct {
 	} `toml:"shell"`
 	Agent struct {
 		Write []string `toml:"write"`
+		Read  []string `toml:"read"`
+		Env   []string `toml:"env"`
 	} `toml:"agent"`
 	Rules []Rule `toml:"rule"`
 }

@@ -89,6 +89,16 @@ type Agent struct {
 	// with ~/), for example an MCP server's data. Only the user's file
 	// may set it.
 	Write []string `toml:"write"`
+	// Read lists extra host paths the agent itself may read (may start
+	// with ~/): the ring shows nothing of the home but the agent's own
+	// state, git identity, tools and caches. Only the user's file may
+	// set it.
+	Read []string `toml:"read"`
+	// Env lists environment variables (globs) the agent keeps although
+	// sandbox.secret_env or the ring's host-IPC list would drop them
+	// (SSH_AUTH_SOCK, DISPLAY, a token an MCP server needs). Only the
+	// user's file may set it.
+	Env []string `toml:"env"`
 }
 
 // Shell holds the validator's structural settings: what it does with
@@ -220,6 +230,8 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.AllowAddresses = slices.Clone(p.Sandbox.AllowAddresses)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
 	c.Agent.Write = slices.Clone(p.Agent.Write)
+	c.Agent.Read = slices.Clone(p.Agent.Read)
+	c.Agent.Env = slices.Clone(p.Agent.Env)
 	c.Sources = slices.Clone(p.Sources)
 	c.Rules = make([]Rule, len(p.Rules))
 	for i, r := range p.Rules {

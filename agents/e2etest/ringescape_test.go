@@ -1,0 +1,528 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// The escape classes of #17 (docs/security-model.md §5, classes 38 to
+// 43), each tried by a program in the agent ring that is not a shell
+// (this test binary, as escapeProbe), as root and as an unprivileged
+// user, with a positive control beside each refusal: the same probe run
+// on the host does get through, and inside the ring it does what an
+// agent needs (the workspace, git identity, a granted path).
+
+// escapeProbeEnv makes the test binary act as the probe: a JSON
+// probeSpec. Its findings go to spec.Out as a JSON object.
+const escapeProbeEnv = "LITE_SANDBOX_ESCAPE_PROBE"
+
+type probeSpec struct {
+	Mode string            `json:"mode"`
+	Out  string            `json:"out"`
+	Args map[string]string `json:"args"`
+}
+
+// escapeProbe runs one mode and records what it could do.
+func escapeProbe(raw string) int {
+	var s probeSpec
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	f := map[string]string{}
+	switch s.Mode {
+	case "proc":
+		probeProc(s, f)
+	case "daemon":
+		probeDaemon(s, f)
+	case "daemon-child":
+		daemonChild(s)
+		return 0
+	case "tty":
+		probeTTY(s, f)
+	case "reads":
+		probeReads(s, f)
+	case "ipc":
+		probeIPC(s, f)
+	}
+	b, _ := json.Marshal(f)
+	if err := os.WriteFile(s.Out, b, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// did records whether err is nil as "yes" or the error.
+func did(err error) string {
+	if err == nil {
+		return "yes"
+	}
+	return "no: " + err.Error()
+}
+
+// probeProc: the ring's /proc shows its own processes only; the host's
+// root is not reachable through /proc/PID/root (class 38).
+func probeProc(s probeSpec, f map[string]string) {
+	comm, _ := os.ReadFile("/proc/1/comm")
+	f["pid1"] = strings.TrimSpace(string(comm))
+	ents, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err == nil {
+			n++
+			// Every process's root: none may lead to the host's home.
+			p := filepath.Join("/proc", e.Name(), "root", s.Args["target"])
+			if err := os.WriteFile(p, []byte("pwned\n"), 0o644); err == nil {
+				f["wrote_via"] = p
+			}
+		}
+	}
+	f["procs"] = strconv.Itoa(n)
+	_, err := os.Stat(filepath.Join("/proc", s.Args["hostpid"]))
+	f["host_pid_visible"] = did(err)
+	f["self"] = did(func() error { _, err := os.ReadFile("/proc/self/status"); return err }())
+}
+
+// probeDaemon starts a child in a session of its own (setsid) that
+// outlives the probe and keeps trying to plant code in the workspace
+// once the session's placeholders are gone (class 39).
+func probeDaemon(s probeSpec, f map[string]string) {
+	self, _ := os.Executable()
+	child := s
+	child.Mode = "daemon-child"
+	b, _ := json.Marshal(child)
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), escapeProbeEnv+"="+string(b))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	f["started"] = did(cmd.Start())
+	// Wait until it is alive and has written inside the session.
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(s.Args["alive"]); err == nil {
+			f["alive"] = "yes"
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// daemonChild writes its pid, then tries for a few seconds to write the
+// planted file.
+func daemonChild(s probeSpec) {
+	os.WriteFile(s.Args["alive"], []byte(strconv.Itoa(os.Getpid())), 0o644)
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); {
+		os.WriteFile(s.Args["plant"], []byte("echo planted\n"), 0o644)
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// probeTTY: no controlling terminal to open, and TIOCSTI refused on the
+// terminal the ring was handed as stdout (class 21, #17).
+func probeTTY(_ probeSpec, f map[string]string) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	f["open_tty"] = did(err)
+	if err == nil {
+		tty.Close()
+	}
+	c := byte('\n') // a whole line, so that the queue counts it (canonical mode)
+	_, _, errno := unix.Syscall(unix.SYS_IOCTL, 1, unix.TIOCSTI, uintptr(unsafePointer(&c)))
+	if errno == 0 {
+		f["tiocsti"] = "yes"
+	} else {
+		f["tiocsti"] = "no: " + errno.Error()
+	}
+}
+
+// probeReads: what the ring shows of the host (class 40), and what the
+// agent's environment holds (class 3).
+func probeReads(s probeSpec, f map[string]string) {
+	for _, k := range strings.Split(s.Args["paths"], "\n") {
+		_, err := os.ReadFile(k)
+		f["read:"+k] = did(err)
+	}
+	env, _ := os.ReadFile("/proc/self/environ")
+	has := func(prefix string) string {
+		for _, kv := range strings.Split(string(env), "\x00") {
+			if strings.HasPrefix(kv, prefix) {
+				return "true"
+			}
+		}
+		return "false"
+	}
+	f["environ_has_token"] = has(s.Args["token"])
+	f["environ_has_login"] = has(s.Args["login"])
+}
+
+// probeIPC: the host's Unix sockets (pathname and abstract), its
+// /dev/shm and its processes are out of reach (class 41).
+func probeIPC(s probeSpec, f map[string]string) {
+	for _, k := range []string{"sock", "abstract"} {
+		c, err := net.DialTimeout("unix", s.Args[k], time.Second)
+		f["connect:"+k] = did(err)
+		if err == nil {
+			c.Close()
+		}
+	}
+	_, err := os.Stat(s.Args["shm"])
+	f["shm"] = did(err)
+	pid, _ := strconv.Atoi(s.Args["hostpid"])
+	f["signal"] = did(syscall.Kill(pid, 0))
+	f["ssh_auth_sock"] = os.Getenv("SSH_AUTH_SOCK")
+}
+
+// runProbe runs the probe in mode: in the ring (launch exec) or, for
+// the positive control, directly on the host. extra are further
+// environment entries for launch.
+func (e *env) runProbe(mode string, ring bool, args map[string]string, extra ...string) map[string]string {
+	e.t.Helper()
+	out := filepath.Join(e.ws, ".probe-"+mode+"-"+strconv.FormatBool(ring)+".json")
+	os.Remove(out)
+	b, _ := json.Marshal(probeSpec{Mode: mode, Out: out, Args: args})
+	vars := append([]string{escapeProbeEnv + "=" + string(b)}, extra...)
+	if ring {
+		stdout, stderr, code := e.launch("exec", vars, probeBinary)
+		if code != 0 {
+			e.t.Fatalf("probe %s in the ring: exit %d\n%s\n%s", mode, code, stdout, stderr)
+		}
+	} else {
+		cmd := exec.Command(probeBinary)
+		cmd.Dir = e.ws
+		cmd.Env = append(append([]string{}, e.vars...), vars...)
+		e.credential(cmd)
+		if o, err := cmd.CombinedOutput(); err != nil {
+			e.t.Fatalf("probe %s on the host: %v\n%s", mode, err, o)
+		}
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		e.t.Fatalf("probe %s (ring %v) wrote no findings: %v", mode, ring, err)
+	}
+	f := map[string]string{}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		e.t.Fatal(err)
+	}
+	return f
+}
+
+// expect checks findings: each key's value must start with the wanted
+// prefix ("yes", "no").
+func expect(t *testing.T, what string, f map[string]string, want map[string]string) {
+	t.Helper()
+	for k, w := range want {
+		if !strings.HasPrefix(f[k], w) {
+			t.Errorf("%s: %s = %q, want %s… (all: %v)", what, k, f[k], w, f)
+		}
+	}
+}
+
+// users runs fn as root and as an unprivileged user (nobody), each with
+// an env of its own.
+func users(t *testing.T, fn func(t *testing.T, e *env)) {
+	t.Run("root", func(t *testing.T) {
+		if os.Getuid() != 0 {
+			t.Skip("not root: the unprivileged case runs as this user")
+		}
+		fn(t, newEnv(t, "", ""))
+	})
+	t.Run("unprivileged", func(t *testing.T) {
+		e := newEnv(t, "", "")
+		if os.Getuid() == 0 {
+			e.unprivileged()
+		}
+		fn(t, e)
+	})
+}
+
+// unsafePointer is the ioctl argument's address.
+func unsafePointer(b *byte) unsafe.Pointer { return unsafe.Pointer(b) }
+
+// nobody is the unprivileged user of the tests run as root.
+const nobody = 65534
+
+// unprivileged makes e run lite-sandbox (and the host-side probes) as
+// nobody: its whole tree belongs to nobody.
+func (e *env) unprivileged() {
+	e.t.Helper()
+	e.cred = &syscall.Credential{Uid: nobody, Gid: nobody}
+	root := filepath.Dir(e.ws)
+	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, nobody, nobody)
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	// t.TempDir's parents are root's and 0700.
+	for d := filepath.Dir(root); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+}
+
+// credential makes cmd run as e's user.
+func (e *env) credential(cmd *exec.Cmd) {
+	if e.cred == nil {
+		return
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Credential = e.cred
+}
+
+// TestRingProc: no host process is visible in the ring, and no
+// /proc/PID/root leads into the host (class 38). The control: on the
+// host the probe sees the test's own process.
+func TestRingProc(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		e.write("~/.bashrc", "# the user's\n")
+		args := map[string]string{"target": filepath.Join(e.home, ".bashrc"), "hostpid": strconv.Itoa(os.Getpid())}
+		host := e.runProbe("proc", false, map[string]string{"target": "/nonexistent/x", "hostpid": args["hostpid"]})
+		expect(t, "host", host, map[string]string{"host_pid_visible": "yes", "self": "yes"})
+		f := e.runProbe("proc", true, args)
+		expect(t, "ring", f, map[string]string{"pid1": "bwrap", "host_pid_visible": "no", "self": "yes"})
+		if n, _ := strconv.Atoi(f["procs"]); n == 0 || n > 5 {
+			t.Errorf("the ring's /proc shows %d processes (want its own few): %v", n, f)
+		}
+		// A write through /proc/PID/root lands in the ring's own scratch
+		// home at most (named at the end), never in the host's file.
+		if b, _ := os.ReadFile(args["target"]); string(b) != "# the user's\n" {
+			t.Errorf("the ring wrote the host's ~/.bashrc (last write through %s): %q", f["wrote_via"], b)
+		}
+	})
+}
+
+// TestRingDaemon: a process of the ring that makes a session of its own
+// dies with the session, before the placeholders go (class 39): it
+// never writes the protected .envrc. The control: it ran (it wrote its
+// pid inside the session).
+func TestRingDaemon(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		args := map[string]string{"alive": filepath.Join(e.ws, "daemon-alive"), "plant": filepath.Join(e.ws, ".envrc")}
+		f := e.runProbe("daemon", true, args)
+		expect(t, "ring", f, map[string]string{"started": "yes", "alive": "yes"})
+		pid, _ := strconv.Atoi(readFile(t, args["alive"]))
+		// The daemon would write for 5 s; give it a second past the end.
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(args["plant"]); err == nil {
+				t.Fatalf("a ring process outlived the session and wrote %s", args["plant"])
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if pid > 0 && syscall.Kill(pid, 0) == nil {
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil && strings.Contains(string(b), escapeProbeEnv) {
+				t.Errorf("the daemon (pid %d) is still alive after the session", pid)
+			}
+		}
+	})
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// TestRingTTY: with stdin not a terminal (claude -p < /dev/null) and
+// the user's terminal as stdout, a ring process can neither open the
+// controlling terminal nor push a keystroke into the terminal (class
+// 21). The control: the same probe on the host, in a session whose
+// terminal that is, does push it.
+func TestRingTTY(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		host := e.probeOnTerminal(t, false)
+		expect(t, "host", host, map[string]string{"open_tty": "yes", "tiocsti": "yes", "injected": "yes"})
+		f := e.probeOnTerminal(t, true)
+		expect(t, "ring", f, map[string]string{"open_tty": "no", "tiocsti": "no", "injected": "no"})
+	})
+}
+
+// probeOnTerminal runs the tty probe (in the ring through launch exec,
+// or directly) as the leader of a session whose controlling terminal is
+// a fresh pty, with stdin /dev/null and stdout the pty; "injected"
+// says whether a byte reached the terminal's input.
+func (e *env) probeOnTerminal(t *testing.T, ring bool) map[string]string {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if e.cred != nil {
+		os.Chown(tty.Name(), nobody, nobody)
+	}
+	out := filepath.Join(e.ws, ".probe-tty-"+strconv.FormatBool(ring)+".json")
+	b, _ := json.Marshal(probeSpec{Mode: "tty", Out: out})
+	argv := []string{probeBinary}
+	if ring {
+		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", probeBinary}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = e.ws
+	cmd.Env = append(append([]string{}, e.vars...), escapeProbeEnv+"="+string(b))
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 1}
+	e.credential(cmd)
+	if err := runWithin(cmd, 60*time.Second); err != nil {
+		t.Fatalf("tty probe (ring %v): %v", ring, err)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("tty probe (ring %v) wrote no findings: %v", ring, err)
+	}
+	f := map[string]string{}
+	json.Unmarshal(raw, &f)
+	// An injected byte sits in the terminal's input queue.
+	n, _ := unix.IoctlGetInt(int(tty.Fd()), unix.TIOCINQ)
+	f["injected"] = "no"
+	if n > 0 {
+		f["injected"] = "yes"
+	}
+	return f
+}
+
+// runWithin runs cmd with a hang guard.
+func runWithin(cmd *exec.Cmd, d time.Duration) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		return fmt.Errorf("hung for %v", d)
+	}
+}
+
+// TestRingReads: reads are by allow-list in the ring (class 40): other
+// agents' credentials, ~/.pgpass, shell history, a sibling project's
+// .env and /etc/shadow are absent, and the agent's environment holds no
+// secret (GITHUB_TOKEN) it does not log in with. The control: the
+// workspace, git identity and a path granted with agent.read are read;
+// on the host every path is readable.
+func TestRingReads(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		secrets := []string{"~/.codex/auth.json", "~/.pi/agent/auth.json", "~/.pgpass", "~/.bash_history", "../sibling/.env"}
+		needed := []string{"~/.gitconfig", "~/.granted/notes", "readme.txt"}
+		var paths []string
+		for _, p := range append(append([]string{}, secrets...), needed...) {
+			e.write(p, "x\n")
+			paths = append(paths, e.abs(p))
+		}
+		e.write("~/.config/lite-sandbox/config.toml", "[agent]\nread = [\"~/.granted\"]\n")
+		e.vars = append(e.vars, "LITE_SANDBOX_CONFIG="+e.abs("~/.config/lite-sandbox/config.toml"))
+		if e.cred != nil {
+			e.unprivileged() // the files written above
+		}
+		args := map[string]string{"paths": strings.Join(paths, "\n"), "token": "GITHUB_TOKEN=", "login": "LITE_SANDBOX_SESSION="}
+		host := e.runProbe("reads", false, args, "GITHUB_TOKEN=ghp-secret-9d1e")
+		ring := e.runProbe("reads", true, args, "GITHUB_TOKEN=ghp-secret-9d1e")
+		for i, p := range paths {
+			expect(t, "host", host, map[string]string{"read:" + p: "yes"})
+			want := "yes"
+			if i < len(secrets) {
+				want = "no"
+			}
+			expect(t, "ring", ring, map[string]string{"read:" + p: want})
+		}
+		if os.Getuid() == 0 && e.cred == nil {
+			expect(t, "host", e.runProbe("reads", false, map[string]string{"paths": "/etc/shadow"}), map[string]string{"read:/etc/shadow": "yes"})
+		}
+		expect(t, "ring", e.runProbe("reads", true, map[string]string{"paths": "/etc/shadow"}), map[string]string{"read:/etc/shadow": "no"})
+		expect(t, "host", host, map[string]string{"environ_has_token": "true"})
+		expect(t, "ring", ring, map[string]string{"environ_has_token": "false", "environ_has_login": "true"})
+	})
+}
+
+// abs is the host path of a workspace-relative or ~/ path.
+func (e *env) abs(rel string) string {
+	if strings.HasPrefix(rel, "~/") {
+		return filepath.Join(e.home, rel[2:])
+	}
+	return filepath.Join(e.ws, rel)
+}
+
+// TestRingIPC: the host's IPC is absent from the ring (class 41): a
+// socket in the user's runtime directory (an ssh agent's, tmux's), an
+// abstract socket (X11, D-Bus), the host's /dev/shm and the user's
+// processes; SSH_AUTH_SOCK is dropped. The control: on the host the
+// probe connects to both, sees the shm file and signals the test.
+func TestRingIPC(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		sockPath := filepath.Join(filepath.Dir(e.ws), "run", "ssh-agent.sock")
+		l, err := net.Listen("unix", sockPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if e.cred != nil {
+			os.Chown(sockPath, nobody, nobody)
+		}
+		abstract := "@lite-sandbox-test-" + strconv.Itoa(os.Getpid()) + "-" + filepath.Base(filepath.Dir(e.ws))
+		la, err := net.Listen("unix", abstract)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer la.Close()
+		for _, ln := range []net.Listener{l, la} {
+			go func(ln net.Listener) {
+				for {
+					c, err := ln.Accept()
+					if err != nil {
+						return
+					}
+					c.Close()
+				}
+			}(ln)
+		}
+		shm := filepath.Join("/dev/shm", "lite-sandbox-test-"+filepath.Base(filepath.Dir(e.ws)))
+		if err := os.WriteFile(shm, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(shm)
+		// The signal target: a process of the same user outside the ring.
+		sleeper := exec.Command("sleep", "30")
+		e.credential(sleeper)
+		if err := sleeper.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
+		args := map[string]string{"sock": sockPath, "abstract": abstract, "shm": shm, "hostpid": strconv.Itoa(sleeper.Process.Pid)}
+		host := e.runProbe("ipc", false, args, "SSH_AUTH_SOCK="+sockPath)
+		expect(t, "host", host, map[string]string{"connect:sock": "yes", "connect:abstract": "yes", "shm": "yes", "signal": "yes"})
+		ring := e.runProbe("ipc", true, args, "SSH_AUTH_SOCK="+sockPath)
+		expect(t, "ring", ring, map[string]string{"connect:sock": "no", "connect:abstract": "no", "shm": "no", "signal": "no"})
+		if ring["ssh_auth_sock"] != "" {
+			t.Errorf("SSH_AUTH_SOCK reached the ring: %q", ring["ssh_auth_sock"])
+		}
+	})
+}
