@@ -5,7 +5,7 @@ package sandbox
 
 import (
 	"fmt"
-		"path"
+	"path"
 	"slices"
 	"strings"
 )
