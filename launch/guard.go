@@ -22,19 +22,21 @@ import (
 type guardSnapshot struct {
 	file   agents.GuardedFile
 	before map[string]any // dotted key path -> value; absent keys are absent
+	raw    []byte         // the file as it was; nil when it did not exist
 }
 
-// snapshotGuards reads the guarded files before the agent starts. An
-// unreadable or invalid file is not guarded (the agent itself would fail
-// on it too): nothing is restored then.
+// snapshotGuards reads the guarded files before the agent starts. A file
+// that is not JSON has no code keys as far as we can tell; its bytes are
+// kept, so that whatever the session leaves there can be undone.
 func snapshotGuards(files []agents.GuardedFile) []guardSnapshot {
 	var out []guardSnapshot
 	for _, f := range files {
-		doc, err := readJSON(f.Path)
-		if err != nil {
-			continue
+		raw, _ := os.ReadFile(f.Path)
+		g := guardSnapshot{file: f, raw: raw, before: map[string]any{}}
+		if doc, err := parseJSON(raw); err == nil {
+			g.before = codeKeys(doc, f.Keys)
 		}
-		out = append(out, guardSnapshot{file: f, before: codeKeys(doc, f.Keys)})
+		out = append(out, g)
 	}
 	return out
 }
@@ -48,6 +50,12 @@ func restoreGuards(snaps []guardSnapshot) []string {
 	for _, g := range snaps {
 		doc, err := readJSON(g.file.Path)
 		if err != nil {
+			// A file the restore cannot read may still be one the agent
+			// reads (Claude accepts a byte-order mark, other parsers
+			// more): the bytes from before the session go back whole.
+			if l, ok := restoreRaw(g); ok {
+				lines = append(lines, l)
+			}
 			continue
 		}
 		after := codeKeys(doc, g.file.Keys)
@@ -73,6 +81,25 @@ func restoreGuards(snaps []guardSnapshot) []string {
 		lines = append(lines, fmt.Sprintf("restored %s in %s as they were before the session (keys that make the agent run code are not changed from inside the ring)", strings.Join(shown, ", "), g.file.Path))
 	}
 	return lines
+}
+
+// restoreRaw puts a guarded file that can no longer be parsed back as
+// it was before the session (or removes it when it did not exist).
+func restoreRaw(g guardSnapshot) (string, bool) {
+	now, err := os.ReadFile(g.file.Path)
+	if err != nil && g.raw == nil || bytes.Equal(now, g.raw) {
+		return "", false
+	}
+	if g.raw == nil {
+		if err := os.Remove(g.file.Path); err != nil {
+			return fmt.Sprintf("could not remove %s, which the session created and which is not JSON: %v", g.file.Path, err), true
+		}
+		return fmt.Sprintf("removed %s, which the session created and which is not JSON", g.file.Path), true
+	}
+	if err := writeRaw(g.file.Path, g.raw); err != nil {
+		return fmt.Sprintf("could not restore %s, which is not JSON after the session: %v", g.file.Path, err), true
+	}
+	return fmt.Sprintf("restored %s whole as it was before the session: it is not JSON after it, so its code keys could not be checked", g.file.Path), true
 }
 
 // keySep joins key paths; a NUL cannot occur in a JSON key we care for.
@@ -151,6 +178,13 @@ func readJSON(p string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseJSON(b)
+}
+
+// parseJSON reads a JSON object, after a UTF-8 byte-order mark if there
+// is one (Claude reads such a file).
+func parseJSON(b []byte) (map[string]any, error) {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var doc map[string]any
@@ -169,6 +203,11 @@ func writeJSON(p string, doc map[string]any) error {
 	if err != nil {
 		return err
 	}
+	return writeRaw(p, append(b, '\n'))
+}
+
+// writeRaw replaces p atomically with b, keeping its mode.
+func writeRaw(p string, b []byte) error {
 	mode := os.FileMode(0o600)
 	if fi, err := os.Stat(p); err == nil {
 		mode = fi.Mode().Perm()
@@ -177,7 +216,7 @@ func writeJSON(p string, doc map[string]any) error {
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(append(b, '\n'))
+	_, werr := f.Write(b)
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr

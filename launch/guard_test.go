@@ -70,3 +70,39 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestRestoreGuardsUnparsed: a file with a byte-order mark is read (and
+// its keys restored); one the session left unparseable goes back whole;
+// an untouched unparseable file is left alone (the control).
+func TestRestoreGuardsUnparsed(t *testing.T) {
+	dir := t.TempDir()
+	keys := [][]string{{"mcpServers"}}
+	bom := filepath.Join(dir, "bom.json")
+	os.WriteFile(bom, []byte("{}\n"), 0o600)
+	snaps := snapshotGuards([]agents.GuardedFile{{Path: bom, Keys: keys}})
+	os.WriteFile(bom, []byte("\xef\xbb\xbf{\"mcpServers\": {\"evil\": {\"command\": \"sh\"}}, \"n\": 1}"), 0o600)
+	if lines := restoreGuards(snaps); len(lines) != 1 || !strings.Contains(lines[0], "restored mcpServers") {
+		t.Errorf("BOM file: lines %q", lines)
+	}
+	if doc, err := readJSON(bom); err != nil || doc["mcpServers"] != nil || doc["n"] == nil {
+		t.Errorf("BOM file after restore: %v %v", doc, err)
+	}
+
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(broken, []byte(`{"mcpServers": {}}`), 0o600)
+	snaps = snapshotGuards([]agents.GuardedFile{{Path: broken, Keys: keys}})
+	os.WriteFile(broken, []byte(`{"mcpServers": {"evil": {"command": "sh"}},,}`), 0o600)
+	if lines := restoreGuards(snaps); len(lines) != 1 || !strings.Contains(lines[0], "restored "+broken+" whole") {
+		t.Errorf("broken file: lines %q", lines)
+	}
+	if b, _ := os.ReadFile(broken); string(b) != `{"mcpServers": {}}` {
+		t.Errorf("broken file after restore: %q", b)
+	}
+	// Unparseable before and untouched: nothing to say or do.
+	snaps = snapshotGuards([]agents.GuardedFile{{Path: broken + "2", Keys: keys}})
+	os.WriteFile(broken+"2", nil, 0o600)
+	os.Remove(broken + "2")
+	if lines := restoreGuards(snaps); lines != nil {
+		t.Errorf("untouched missing file: %q", lines)
+	}
+}

@@ -5,6 +5,7 @@ package launch
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -214,11 +215,30 @@ func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer)
 	if err != nil {
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
 	}
+	if err := writeRingView(r.Session, prep.Mounts); err != nil {
+		prep.Done()
+		return nil, nil, err
+	}
 	done = func() {
 		prep.Done()
 		finishScratches(stderr, scratches, prep.Mounts)
 	}
 	return prep.Args, done, nil
+}
+
+// writeRingView records what the ring shows, for the path judge of the
+// agent's file hooks (contract.RingViewName).
+func writeRingView(dir string, ms []sandbox.Mount) error {
+	b, err := json.Marshal(struct {
+		Read []string `json:"read"`
+	}{sandbox.RingVisible(ms)})
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, contract.RingViewName), b, 0o600)
+	}
+	if err != nil {
+		return fmt.Errorf("launch: ring view: %w", err)
+	}
+	return nil
 }
 
 // printRing is --dry-run's description of the ring.

@@ -46,6 +46,10 @@ type PathJudge struct {
 	// AgentWrite are further paths the agent's tools may write
 	// (agent.write in the user's own config), absolute and clean.
 	AgentWrite []string
+	// Visible, when not nil, is what the agent ring shows: a read
+	// elsewhere (outside the workspace too) is refused, naming
+	// agent.read, the key that would grant it.
+	Visible []string
 	// FS is where links are resolved; nil means [OSFS].
 	FS FS
 }
@@ -93,6 +97,10 @@ func (j PathJudge) Judge(a Access, p, cwd string) PathVerdict {
 		return v
 	}
 	if a != Write {
+		if j.Visible != nil && !Within(real, j.Spec.Workspace) && !withinAny(real, j.Visible) {
+			v.Reason = fmt.Sprintf("lite-sandbox: %s is not visible to the agent: its ring shows only the workspace, the system, its own state, git identity, tools and caches (to allow: add the path to agent.read in your own config)", shown)
+			return v
+		}
 		v.Allowed = true
 		return v
 	}

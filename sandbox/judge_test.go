@@ -174,3 +174,27 @@ func FuzzPathJudge(f *testing.F) {
 		}
 	})
 }
+
+// TestJudgeVisible: with the ring's view, a read outside it is refused
+// naming agent.read; inside it, and in the workspace, reads pass (the
+// control); without a view nothing changes.
+func TestJudgeVisible(t *testing.T) {
+	fsys := newFakeFS(map[string]string{"/ws": "dir", "/ws/a": "file", "/home/u": "dir", "/home/u/.pgpass": "file", "/home/u/.gitconfig": "file"})
+	j := PathJudge{Spec: Spec{Workspace: "/ws", Home: "/home/u"}, Visible: []string{"/usr", "/home/u/.gitconfig"}, FS: fsys}
+	for _, c := range []struct {
+		p    string
+		want bool
+	}{{"/ws/a", true}, {"~/.gitconfig", true}, {"/usr/bin/env", true}, {"~/.pgpass", false}, {"/etc/shadow", false}} {
+		v := j.Judge(Read, c.p, "/ws")
+		if v.Allowed != c.want {
+			t.Errorf("read %s: allowed %v (%s), want %v", c.p, v.Allowed, v.Reason, c.want)
+		}
+		if !c.want && !strings.Contains(v.Reason, "agent.read") {
+			t.Errorf("read %s: reason %q does not name agent.read", c.p, v.Reason)
+		}
+	}
+	j.Visible = nil
+	if v := j.Judge(Read, "~/.pgpass", "/ws"); !v.Allowed {
+		t.Errorf("without a ring view: %s", v.Reason)
+	}
+}

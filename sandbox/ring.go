@@ -344,6 +344,16 @@ func layerMounts(r RingSpec, fsys FS) []Mount {
 			}
 			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
+		// A missing code-bearing directory (agents/, commands/,
+		// plugins/) is an empty read-only one, made inside the scratch:
+		// nothing can be planted there even for the rest of the session.
+		// A missing file may be made in the scratch, and is gone at the
+		// end.
+		for _, g := range r.Guard {
+			if g.Dir && path.Dir(g.Path) == l.Dir && !exists(fsys, g.Path) {
+				ms = append(ms, Mount{Kind: Tmpfs, Dst: g.Path}, Mount{Kind: RemountRO, Dst: g.Path})
+			}
+		}
 	}
 	return ms
 }
@@ -441,6 +451,24 @@ func RingBwrapArgs(mounts []Mount, argv []string) []string {
 	}
 	args = append(args, "--")
 	return append(args, argv...)
+}
+
+// RingVisible returns what the ring's mounts ms show at their own path
+// (for the path judge): the destinations of binds, links and fresh
+// mounts, without the masked ones.
+func RingVisible(ms []Mount) []string {
+	var out []string
+	for _, m := range ms {
+		switch m.Kind {
+		case ROBind, Bind, Symlink, Proc, Dev, Tmpfs:
+			if !slices.Contains(out, m.Dst) {
+				out = append(out, m.Dst)
+			}
+		case MaskDir, MaskFile:
+			out = slices.DeleteFunc(out, func(p string) bool { return Within(p, m.Dst) })
+		}
+	}
+	return out
 }
 
 // writable says whether p itself is bound read-write by [RingLayout].

@@ -59,6 +59,7 @@ func ringSpec(t *testing.T, ws string) RingSpec {
 			Entries: fakeEntries(ringFS(), "/home/user/.claude")}},
 		Guard: []Protected{
 			{Path: "/home/user/.claude/projects/settings.json"},
+			{Path: "/home/user/.claude/agents", Dir: true},
 		},
 		Credentials:  []string{"/home/user/.config/gh/hosts.yml"},
 		Hide:         []string{"/run/user/1000/lite-sandbox"},
@@ -119,6 +120,12 @@ func TestRingLayout(t *testing.T) {
 	layer := has(Mount{Bind, r.Session + "/state/0", "/home/user/.claude"})
 	set := has(Mount{ROBind, "/home/user/.claude/settings.json", "/home/user/.claude/settings.json"})
 	data := has(Mount{Bind, "/home/user/.claude/projects", "/home/user/.claude/projects"})
+	// A missing code-bearing directory of a layer: empty and read-only.
+	agentsDir := has(Mount{Tmpfs, "", "/home/user/.claude/agents"})
+	agentsRO := has(Mount{RemountRO, "", "/home/user/.claude/agents"})
+	if agentsRO < agentsDir {
+		t.Errorf("agents/ made read-only before it exists: %v", ms)
+	}
 	// Caches as in the command sandbox: read-only without a layer.
 	has(Mount{ROBind, "/home/user/go/pkg/mod", "/home/user/go/pkg/mod"})
 	ws := has(Mount{Bind, "/home/user/project", "/home/user/project"})

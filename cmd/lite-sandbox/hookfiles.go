@@ -4,10 +4,15 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
 // fileHooker adapts an agents.FileHooker to the Hooker call in HookCmd,
@@ -19,6 +24,25 @@ type fileHooker struct {
 
 func (f fileHooker) Hook(in []byte, check agents.Checker, shim string) ([]byte, int) {
 	return f.HookFiles(in, check, f.judge, shim)
+}
+
+// ringView is what the session's agent ring shows (written by launch),
+// or nil outside a ring.
+func ringView(cfg *config.Config) []string {
+	if cfg.Session == nil {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(cfg.Session.Dir, contract.RingViewName))
+	if err != nil {
+		return nil
+	}
+	var v struct {
+		Read []string `json:"read"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	return v.Read
 }
 
 // judge is the path judge (sandbox.PathJudge) over the sandbox spec of
@@ -38,7 +62,7 @@ func (c *HookCmd) judge(a agents.FileAccess, p, cwd string) agents.Verdict {
 		sandbox.DetectHost(&spec) // core.hooksPath targets are protected too
 		c.spec = &spec
 	}
-	j := sandbox.PathJudge{Spec: *c.spec}
+	j := sandbox.PathJudge{Spec: *c.spec, Visible: ringView(c.config)}
 	if ow, ok := c.adapter.(agents.OwnWriter); ok {
 		j.AgentWrite = ow.OwnWrites(c.spec.Home)
 	}

@@ -45,6 +45,9 @@ const (
 	PidName    = "pid"          // the owner's pid, for stale-directory cleanup
 	WorkerLog  = "worker.log"   // the worker's stdout and stderr, and restarts
 	AuditName  = "audit.sock"   // the launcher's audit socket (unixgram): one JSON record per datagram
+	// RingViewName lists what the agent ring shows (JSON: {"read":
+	// [paths]}), for the path judge's explanations of refused reads.
+	RingViewName = "ring-view.json"
 	// DirMode is the session directory's mode: private to its owner.
 	DirMode = 0o700
 )
