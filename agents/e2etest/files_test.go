@@ -163,8 +163,16 @@ func TestCodexFileTools(t *testing.T) {
 	f := e.forbidden()
 	e.write("~/.ssh/canary.png", "\x89PNG\r\n\x1a\n"+canaryText)
 	patch := func(body string) string { return "*** Begin Patch\n" + body + "*** End Patch\n" }
+	// A link in the workspace into Codex's own state (#17): ~/.codex/.env
+	// is loaded into every later codex (BASH_ENV).
+	if err := os.MkdirAll(filepath.Join(e.home, ".codex"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(e.home, ".codex"), filepath.Join(e.ws, "cfg-link")); err != nil {
+		t.Fatal(err)
+	}
 	// call_1_6 is refused by Codex itself before any hook (measured).
-	e.refusedIDs = []string{"call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5"}
+	e.refusedIDs = []string{"call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5", "call_1_8"}
 	e.script(mockmodel.Turn{
 		{Tool: "apply_patch", Custom: patch("*** Update File: " + f["bashrc"] + "\n@@\n-ORIGINAL-RC\n+" + evilText + "\n")},
 		{Tool: "apply_patch", Custom: patch("*** Add File: " + f["autostart"] + "\n+" + evilText + "\n")},
@@ -175,6 +183,7 @@ func TestCodexFileTools(t *testing.T) {
 		{Tool: "view_image", Input: map[string]any{"path": filepath.Join(e.home, ".ssh", "canary.png")}},
 		{Tool: "apply_patch", Custom: "not a patch at all"},
 		{Tool: "apply_patch", Custom: patch("*** Update File: src/main.go\n@@\n-func main() {}\n+func main() {} // edited\n*** Add File: new.txt\n+created\n")},
+		{Tool: "apply_patch", Custom: patch("*** Add File: cfg-link/.env\n+BASH_ENV=/tmp/" + evilText + "\n")},
 	})
 	// A model whose metadata Codex knows gets the freeform apply_patch
 	// tool (measured on 0.171: an unknown model is not offered it).
@@ -186,13 +195,18 @@ func TestCodexFileTools(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 	e.checkFiles(out, errs, "lite-sandbox:")
+	if _, err := os.Lstat(filepath.Join(e.home, ".codex", ".env")); err == nil {
+		t.Errorf("apply_patch through a link wrote ~/.codex/.env")
+	}
 }
 
 func TestPiFileTools(t *testing.T) {
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
 	e := fileEnv(t, bin)
 	f := e.forbidden()
-	e.refusedIDs = []string{"call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5", "call_1_6", "call_1_7", "call_1_8", "call_1_11"}
+	// Pi's own code-bearing state (#17): models.json runs "!cmd" values.
+	models := filepath.Join(e.home, ".pi", "agent", "models.json")
+	e.refusedIDs = []string{"call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5", "call_1_6", "call_1_7", "call_1_8", "call_1_11", "call_1_12"}
 	e.script(mockmodel.Turn{
 		{Tool: "edit", Input: map[string]any{"path": "~/.bashrc", "edits": []any{map[string]any{"oldText": "ORIGINAL", "newText": evilText}}}},
 		{Tool: "write", Input: map[string]any{"path": f["autostart"], "content": evilText}},
@@ -206,6 +220,7 @@ func TestPiFileTools(t *testing.T) {
 		{Tool: "edit", Input: map[string]any{"path": "src/main.go", "edits": []any{map[string]any{"oldText": "func main() {}", "newText": "func main() {} // edited"}}}},
 		{Tool: "write", Input: map[string]any{"path": "new.txt", "content": "created\n"}},
 		{Tool: "read", Input: map[string]any{"path": "key-link"}},
+		{Tool: "write", Input: map[string]any{"path": models, "content": `{"providers": {"x": {"apiKey": "!` + evilText + `"}}}`}},
 	})
 	out, errs, code := e.launch("pi", piSetup(e), "--provider", "mock", "--model", "mock-model", "--no-session",
 		"--tools", "read,bash,edit,write,grep,find,ls", "-p", "work on the files")
@@ -213,6 +228,9 @@ func TestPiFileTools(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 	e.checkFiles(out, errs, "lite-sandbox:")
+	if b, err := os.ReadFile(models); err == nil && strings.Contains(string(b), evilText) {
+		t.Errorf("Pi's write changed its models.json: %q", b)
+	}
 }
 
 func mustRead(t *testing.T, p string) string {
