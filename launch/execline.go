@@ -12,8 +12,9 @@ import (
 
 // Confinement is what is in force for a program under `launch exec`.
 type Confinement struct {
-	// Ring: the program itself runs in the agent ring (the host
-	// read-only but its workspace, and every shell is the shim).
+	// Ring: the program itself runs in the agent ring (nothing of the
+	// host but the system, the workspace and what it is granted; every
+	// shell, and git, is the shim).
 	Ring bool
 	// Sandboxed: the session has a sandbox for the commands.
 	Sandboxed bool
@@ -25,7 +26,7 @@ type Confinement struct {
 func execLine(c Confinement) string {
 	var prog string
 	if c.Ring {
-		prog = "the program itself runs in the agent ring (the host read-only but the workspace), where every shell (sh, bash, ...) is the shim; the commands it runs through a shell go through the shim"
+		prog = "the program itself runs in the agent ring (it sees the system, the workspace and what agent.read grants, writes only the workspace), where every shell (sh, bash, ...) and git is the shim; the commands it runs through a shell go through the shim"
 	} else {
 		prog = "the program itself runs on the host with your rights, and a shell you type into there is the host's (it sees your real home); only the commands it runs through $SHELL go through the shim"
 	}
@@ -49,4 +50,24 @@ func printStartLine(w io.Writer, a agents.Agent, ring, sandboxed bool) {
 		return
 	}
 	fmt.Fprintf(w, "lite-sandbox: %s.\n", execLine(Confinement{Ring: ring, Sandboxed: sandboxed}))
+}
+
+// RingLines are doctor's lines on the agent ring: what it covers here
+// and what it does not (docs/security-model.md §6).
+func RingLines(scoped bool, sandboxed bool) []string {
+	if !ringSupported {
+		return []string{"agent ring: none on this system (the agent runs on the host; only its shell commands are sandboxed)"}
+	}
+	if !sandboxed {
+		return []string{"agent ring: none without a sandbox backend (the agent runs on the host)"}
+	}
+	ll := "Landlock scopes (abstract sockets, signals) in force"
+	if !scoped {
+		ll = "Landlock scopes NOT in force (this kernel: host abstract sockets such as X11 and D-Bus stay reachable from the agent)"
+	}
+	return []string{
+		"agent ring: the agent and all it starts run in their own PID and IPC namespaces with a fresh /proc and /dev, no_new_privs, the commands' seccomp filter, " + ll,
+		"agent ring: sees the system, the workspace, its own state, git identity, tools, caches and agent.read; writes the workspace and its own data only; every shell and git is the shim",
+		"agent ring: not covered: the agent's own network (it reaches its model and any host it names); host Unix sockets, SSH_AUTH_SOCK, TMUX, DBUS_SESSION_BUS_ADDRESS and the display are absent (grant with agent.read / agent.env)",
+	}
 }

@@ -15,39 +15,39 @@ import (
 
 // installRoots is what the ring shows read-only of the agent's own
 // installation, outside the system directories: the program as it is
-// started (a symlink in ~/.local/bin) and its real file's package root,
-// and the interpreter its #! line names (node, found in PATH) with its
-// root. A package root is the prefix before node_modules (the npm
-// prefix, so that hoisted dependencies such as Codex's platform binary
-// come along), else the parent of a bin directory, else the file's
-// directory.
+// started (a symlink in ~/.local/bin) and its real file, the npm prefix
+// of a program installed with npm (the part before node_modules, so
+// that its dependencies, hoisted ones such as Codex's platform binary
+// included, come along), and the interpreter its #! line names (node,
+// found in PATH), likewise. Nothing else of the directories they lie in:
+// a program in ~/bin must not bring the home along.
 func installRoots(argv0 string, getenv func(string) string) []string {
 	if !filepath.IsAbs(argv0) {
 		return nil
 	}
 	real := realOrSelf(argv0)
-	out := []string{argv0, real, packageRoot(real)}
+	out := []string{argv0, real}
+	if root := npmPrefix(real); root != "" {
+		out = append(out, root)
+	}
 	if interp := interpreter(real, getenv); interp != "" {
 		ri := realOrSelf(interp)
-		out = append(out, interp, ri, packageRoot(ri))
+		out = append(out, interp, ri)
+		if root := npmPrefix(ri); root != "" {
+			out = append(out, root)
+		}
 	}
 	return out
 }
 
-// packageRoot returns the installation directory of the file p.
-func packageRoot(p string) string {
+// npmPrefix returns the directory that holds the node_modules the file
+// p lies in (prefix/lib for a global install, the project for a local
+// one), or "".
+func npmPrefix(p string) string {
 	if i := strings.Index(p, "/node_modules/"); i > 0 {
-		root := p[:i]
-		if filepath.Base(root) == "lib" {
-			root = filepath.Dir(root) // prefix/lib/node_modules: prefix holds bin/ too
-		}
-		return root
+		return p[:i]
 	}
-	dir := filepath.Dir(p)
-	if filepath.Base(dir) == "bin" {
-		return filepath.Dir(dir)
-	}
-	return dir
+	return ""
 }
 
 // interpreter returns the program a script's #! line runs: an absolute

@@ -221,7 +221,7 @@ func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer)
 	}
 	done = func() {
 		prep.Done()
-		finishScratches(stderr, scratches, prep.Mounts)
+		finishScratches(stderr, scratches, prep.Mounts, r.Command.Home)
 	}
 	return prep.Args, done, nil
 }

@@ -104,10 +104,15 @@ func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
 // finishScratches says in one line what the agent left in the scratch
 // directories, which vanish now, and removes them (RemoveAll never
 // follows the mount points' symlinks).
-func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount) {
+func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, home string) {
 	var left []string
 	for _, sc := range scratches {
-		left = append(left, scratchLeft(sc.dir, sc.real, mounts)...)
+		for _, p := range scratchLeft(sc.dir, sc.real, mounts) {
+			if home != "" && home != "/" && sandbox.Below(p, home) {
+				p = "~" + p[len(home):]
+			}
+			left = append(left, p)
+		}
 		defer os.RemoveAll(sc.dir)
 	}
 	if len(left) == 0 {

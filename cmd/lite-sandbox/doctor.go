@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
@@ -62,5 +63,8 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		return nil
 	}
 	fmt.Fprintf(w, "sandbox: %s\n", st)
+	for _, l := range launch.RingLines(sandbox.ProbeConfinement().Scoped, st.Sandboxed()) {
+		fmt.Fprintln(w, l)
+	}
 	return nil
 }
