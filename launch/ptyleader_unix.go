@@ -41,7 +41,7 @@ const ptyLeaderRing = "--ring"
 // the leader then leads a session without a controlling terminal (the
 // launcher's setsid), so that nothing in the ring can open the user's
 // terminal and push keystrokes into it (/dev/tty, TIOCSTI: escape class
-// 21), and the program runs in a process group of its own.
+// 42), and the program runs in a process group of its own.
 const ptyLeaderPlain = "--plain"
 
 // ServePTYLeader is [PTYLeaderCommand]: args are [--ring] -- ARGV; stdin

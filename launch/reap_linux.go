@@ -12,7 +12,7 @@ import (
 // dieWithParent makes the process attr starts get SIGKILL when its
 // parent dies: a launcher killed with SIGKILL takes the pty leader, the
 // leader takes bwrap, and bwrap's --die-with-parent its PID namespace,
-// so no process of the ring outlives the session (escape class 39).
+// so no process of the ring outlives the session (escape class 41).
 func dieWithParent(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
 
 // becomeSubreaper makes the caller the reaper of its orphaned

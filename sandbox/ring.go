@@ -96,7 +96,7 @@ type Layer struct {
 // directory, the shells and git bound to the shim, and a read-only
 // root. Nothing else of the host exists in the ring: the rest of the
 // home, other projects, /mnt, /media, /srv, /run (host sockets), other
-// users (escape classes 1, 38, 40).
+// users (escape classes 1, 43, 44).
 func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 	if err := checkRing(r); err != nil {
 		return nil, err
@@ -436,7 +436,7 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 // RingBwrapArgs returns the bwrap command line of the ring, without the
 // bwrap program: a PID namespace of its own (no host process is
 // visible or signalled, and every process of the ring dies with its
-// first one: bwrap is its init, escape class 39), an IPC namespace of
+// first one: bwrap is its init, escape classes 40 and 41), an IPC namespace of
 // its own (no host SysV IPC), every capability dropped, and the ring
 // dies with its parent. The network stays the agent's (it must reach
 // its model); host abstract sockets are cut by the Landlock scope of

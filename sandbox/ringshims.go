@@ -61,7 +61,7 @@ func isShellName(n string) bool {
 // ring: the agent's own git (Claude's start-up git status, Codex's
 // status line) then runs in the command sandbox, so a program that a
 // repository names (core.fsmonitor, hooks, filters, diff drivers,
-// core.sshCommand) never runs in the ring (escape class 41,
+// core.sshCommand) never runs in the ring (escape class 47,
 // docs/security-model.md).
 var gitNames = []string{"git"}
 

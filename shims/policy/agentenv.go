@@ -8,7 +8,7 @@ import "strings"
 // HostIPCEnv names the variables that lead a program to the host's
 // IPC endpoints: the ssh agent, the user's tmux server, the D-Bus
 // session bus, the display servers, the user's runtime directory. The
-// agent ring has none of them (escape class 40), so they are dropped
+// agent ring has none of them (escape class 44), so they are dropped
 // from its environment unless agent.env keeps them.
 var HostIPCEnv = []string{
 	"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "TMUX", "TMUX_PANE", "STY",
@@ -22,7 +22,7 @@ var HostIPCEnv = []string{
 // named by its adapter) and those the user keeps with agent.env. A
 // secret the agent does not need (GITHUB_TOKEN, AWS_*) thus reaches
 // neither its file tools (/proc/self/environ) nor what it starts
-// (escape class 3).
+// (escape classes 3 and 45).
 func (p *Policy) AgentEnv(env, login []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
