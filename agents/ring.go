@@ -19,6 +19,13 @@ type State struct {
 	// caches, todos): read-write in the ring. An allow-list: name only
 	// what carries no code the next start runs.
 	Write []string
+	// Keep are the data files directly in a Dirs entry, as base-name
+	// globs (history.jsonl, *.sqlite, auth.json): they are copied into
+	// the layer's scratch before the agent starts, so that it may
+	// replace them atomically, and copied back after every process of
+	// the ring is gone, with any new regular file of such a name; never
+	// a link, never another name.
+	Keep []string
 	// Read lists further read-only paths the agent needs (its system
 	// configuration, a native install outside the PATH's directories).
 	Read []string

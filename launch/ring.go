@@ -102,14 +102,26 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		if !in.dryRun {
 			createState(st)
 		}
-		// Listed after createState: the state it made is bound too.
+		// Listed after createState: the state it made is bound too. The
+		// kept data files are copies in the scratch, not bound.
 		for i, d := range cleanAll(st.Dirs) {
-			r.Layers = append(r.Layers, sandbox.Layer{Dir: d, Scratch: filepath.Join(info.Dir, ringState, strconv.Itoa(i)), Entries: dirNames(d)})
+			k := kept{dir: d, patterns: st.Keep}
+			var names []string
+			for _, n := range dirNames(d) {
+				if !k.isKept(filepath.Join(d, n)) {
+					names = append(names, n)
+				}
+			}
+			r.Layers = append(r.Layers, sandbox.Layer{Dir: d, Scratch: filepath.Join(info.Dir, ringState, strconv.Itoa(i)), Entries: names})
 		}
 		r.Read = append(r.Read, cleanAll(st.Read)...)
 		r.Write = append(r.Write, cleanAll(st.Write)...)
 		r.SessionWrite = append(r.SessionWrite, cleanAll(st.SessionWrite)...)
-		r.Credentials = append(r.Credentials, cleanAll(st.Credentials)...)
+		for _, c := range cleanAll(st.Credentials) {
+			if !inKept(c, r.Layers, st.Keep) {
+				r.Credentials = append(r.Credentials, c)
+			}
+		}
 		for _, g := range st.ReadOnly {
 			r.Guard = append(r.Guard, sandbox.Protected{Path: filepath.Clean(g), Dir: strings.HasSuffix(g, "/")})
 		}
@@ -127,6 +139,31 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		r.Write = append(r.Write, info.TmpDir)
 	}
 	return r, nil
+}
+
+// inKept says whether p is a kept data file of one of the layers (a
+// credential there is the scratch's copy, not a bind).
+func inKept(p string, layers []sandbox.Layer, patterns []string) bool {
+	for _, l := range layers {
+		if filepath.Dir(p) == l.Dir && (kept{l.Dir, patterns}).matches(filepath.Base(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ringKept are the layers' kept data files, with their scratches.
+func ringKept(in ringInput, r sandbox.RingSpec) map[string]kept {
+	so, ok := in.agent.(agents.StateOwner)
+	if !ok {
+		return nil
+	}
+	pat := so.State(in.info).Keep
+	out := map[string]kept{}
+	for _, l := range r.Layers {
+		out[l.Scratch] = kept{dir: l.Dir, patterns: pat}
+	}
+	return out
 }
 
 // dirNames lists the names in dir (none when it cannot be read).
@@ -201,9 +238,15 @@ func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer)
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
 	}
 	scratches := ringScratches(r)
+	keeps := ringKept(in, r)
 	for _, sc := range scratches {
 		if err := makeScratch(sc.dir, sc.real); err != nil {
 			return nil, nil, err
+		}
+		if k, ok := keeps[sc.dir]; ok {
+			if err := copyKept(k, sc.dir); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	for _, d := range r.SessionWrite {
@@ -221,7 +264,12 @@ func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer)
 	}
 	done = func() {
 		prep.Done()
-		finishScratches(stderr, scratches, prep.Mounts, r.Command.Home)
+		for _, sc := range scratches {
+			if k, ok := keeps[sc.dir]; ok {
+				persistKept(stderr, k, sc.dir)
+			}
+		}
+		finishScratches(stderr, scratches, prep.Mounts, r.Command.Home, keeps)
 	}
 	return prep.Args, done, nil
 }

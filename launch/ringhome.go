@@ -95,19 +95,41 @@ func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
 			out = append(out, inRing)
 		case above:
 			// A directory bwrap made to reach a mount point: look inside.
+		default:
+			// A new directory is one entry, with what it holds.
+			if n := countFiles(p); n > 0 {
+				out = append(out, fmt.Sprintf("%s/ (%d files)", inRing, n))
+			}
+			return filepath.SkipDir
 		}
 		return nil
 	})
 	return out
 }
 
+// countFiles counts what is not a directory below dir.
+func countFiles(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
 // finishScratches says in one line what the agent left in the scratch
-// directories, which vanish now, and removes them (RemoveAll never
-// follows the mount points' symlinks).
-func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, home string) {
+// directories, which vanish now, but the kept data files, and removes
+// them (RemoveAll never follows the mount points' symlinks).
+func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, home string, keeps map[string]kept) {
 	var left []string
 	for _, sc := range scratches {
+		k, hasKept := keeps[sc.dir]
 		for _, p := range scratchLeft(sc.dir, sc.real, mounts) {
+			if hasKept && filepath.Dir(p) == sc.real && k.matches(filepath.Base(p)) {
+				continue // kept (persistKept), or said why not
+			}
 			if home != "" && home != "/" && sandbox.Below(p, home) {
 				p = "~" + p[len(home):]
 			}

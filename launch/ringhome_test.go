@@ -52,13 +52,13 @@ func TestRingHomeLeft(t *testing.T) {
 	}
 	ms = append(ms, sandbox.Mount{Kind: sandbox.Bind, Src: dir, Dst: home})
 	got := scratchLeft(dir, home, ms)
-	want := []string{"/home/u/.config/mine", "/home/u/.link", "/home/u/.new/deep/file", "/home/u/.notes"}
+	want := []string{"/home/u/.config/mine", "/home/u/.link", "/home/u/.new/ (1 files)", "/home/u/.notes"}
 	if !slices.Equal(got, want) {
 		t.Errorf("scratchLeft = %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	finishScratches(&b, []scratch{{dir, home}}, ms, home)
-	if l := b.String(); strings.Count(l, "\n") != 1 || !strings.Contains(l, "~/.config/mine, ~/.link, ~/.new/deep/file, ~/.notes outside what it may keep") {
+	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil)
+	if l := b.String(); strings.Count(l, "\n") != 1 || !strings.Contains(l, "~/.config/mine, ~/.link, ~/.new/ (1 files), ~/.notes outside what it may keep") {
 		t.Errorf("closing line %q", l)
 	}
 	if _, err := os.Lstat(dir); err == nil {
@@ -67,7 +67,7 @@ func TestRingHomeLeft(t *testing.T) {
 	b.Reset()
 	os.Mkdir(dir, 0o700)
 	os.WriteFile(filepath.Join(dir, ".gitconfig"), nil, 0o600)
-	finishScratches(&b, []scratch{{dir, home}}, ms, home)
+	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil)
 	if b.Len() != 0 {
 		t.Errorf("line for a scratch home with only mount points: %q", b.String())
 	}

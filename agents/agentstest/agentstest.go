@@ -99,9 +99,10 @@ func RingSession(env map[string]string) agents.Session {
 }
 
 // CheckState asserts the shape of an adapter's ring state: every path
-// of data is writable, every code-bearing path lies in one of the state
-// Dirs (so it is visible) and in no Write path (so it is read-only by
-// construction, whatever link leads there: issue #17).
+// of data is writable or kept, every code-bearing path lies in one of
+// the state Dirs (so it is visible), in no Write path and is no kept
+// file (so it is read-only by construction, whatever link leads there:
+// issue #17).
 func CheckState(t *testing.T, st agents.State, dirs, data, code []string) {
 	t.Helper()
 	for _, d := range dirs {
@@ -110,11 +111,14 @@ func CheckState(t *testing.T, st agents.State, dirs, data, code []string) {
 		}
 	}
 	for _, w := range data {
-		if !slices.Contains(st.Write, w) {
-			t.Errorf("Write lacks %s: %v", w, st.Write)
+		if !slices.Contains(st.Write, w) && !isKept(st, w) {
+			t.Errorf("%s is neither in Write %v nor kept %v", w, st.Write, st.Keep)
 		}
 	}
 	for _, c := range code {
+		if isKept(st, c) {
+			t.Errorf("code-bearing %s is a kept data file (%v)", c, st.Keep)
+		}
 		for _, w := range st.Write {
 			if c == w || strings.HasPrefix(c, w+"/") {
 				t.Errorf("code-bearing %s is writable through %s", c, w)
@@ -133,4 +137,17 @@ func CheckState(t *testing.T, st agents.State, dirs, data, code []string) {
 			t.Errorf("state dir %s is writable whole", d)
 		}
 	}
+}
+
+// isKept says whether p is one of st's kept data files.
+func isKept(st agents.State, p string) bool {
+	if !slices.Contains(st.Dirs, filepath.Dir(p)) {
+		return false
+	}
+	for _, k := range st.Keep {
+		if ok, _ := filepath.Match(k, filepath.Base(p)); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -40,11 +40,12 @@ var dataDirs = []string{
 	"debug", "file-history", "plans", "backups", "paste-cache", "logs", "telemetry",
 }
 
-// dataFiles are the data files there: the prompt history.
-var dataFiles = []string{"history.jsonl"}
+// keep are the data files there: the prompt history and the OAuth
+// credentials (refreshed).
+var keep = []string{"history.jsonl", ".credentials.json"}
 
 // State is what Claude Code writes: its data below the configuration
-// directory (dataDirs, dataFiles, the OAuth credentials), the global
+// directory (dataDirs, and keep: the history and the OAuth credentials), the global
 // state file (whose code-carrying keys launch restores), its Node cache
 // and ~/.local/state/claude (locks). The rest of the configuration
 // directory is a read-only layer; lock directories and temp files beside
@@ -89,10 +90,6 @@ func (Agent) State(s agents.Session) agents.State {
 		st.Write = append(st.Write, filepath.Join(dir, d))
 		st.CreateDirs = append(st.CreateDirs, filepath.Join(dir, d))
 	}
-	for _, f := range dataFiles {
-		st.Write = append(st.Write, filepath.Join(dir, f))
-		st.CreateFiles = append(st.CreateFiles, filepath.Join(dir, f))
-	}
-	st.Write = append(st.Write, st.Credentials...)
+	st.Keep = keep
 	return st
 }

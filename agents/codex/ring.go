@@ -5,6 +5,7 @@ package codex
 
 import (
 	"path/filepath"
+	"regexp"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
@@ -17,15 +18,23 @@ func Home(s agents.Session) string {
 	return filepath.Join(s.Home, ".codex")
 }
 
-// dataDirs and dataFiles are what Codex writes as data in $CODEX_HOME
+// dataDirs and keep are what Codex writes as data in $CODEX_HOME
 // (observed with 0.171.0 under launch): rollouts, logs, caches, its
-// state databases and the prompt history. config.toml, hooks.json,
-// .env (loaded into every later codex), AGENTS.md, rules/, prompts/,
-// skills/ are code or instructions, read-only in the ring.
+// SQLite state (state_5, logs_2, goals_1, memories_1, queue_1,
+// thread_history_1 and their -wal and -shm), the prompt history, its
+// installation id, auth.json (refreshed). config.toml, hooks.json, .env
+// (loaded into every later codex), AGENTS.md, rules/, prompts/, skills/
+// are code or instructions, read-only in the ring (Codex reinstalls its
+// own skills/.system at every start; in the ring that lands in the
+// scratch and is dropped).
 var (
-	dataDirs  = []string{"sessions", "archived_sessions", "log", "cache", "shell_snapshots", "tmp"}
-	dataFiles = []string{"history.jsonl", "models_cache.json", "version.json"}
+	dataDirs = []string{"sessions", "archived_sessions", "log", "cache", "shell_snapshots", "tmp"}
+	keep     = []string{"history.jsonl", "models_cache.json", "version.json", "auth.json", "installation_id",
+		".sandbox_migration", "*.sqlite", "*.sqlite-wal", "*.sqlite-shm"}
 )
+
+// envKey finds a provider's env_key in config.toml.
+var envKey = regexp.MustCompile(`(?m)^\s*env_key\s*=\s*["']([^"']+)["']`)
 
 // State is $CODEX_HOME as a read-only layer with its data writable, and
 // auth.json (refreshed) as the credential; /etc/codex is its system
@@ -37,18 +46,14 @@ func (Agent) State(s agents.Session) agents.State {
 		Read:        []string{"/etc/codex"},
 		ReadOnly:    []string{filepath.Join(h, "config.toml"), filepath.Join(h, "hooks.json"), filepath.Join(h, ".env"), filepath.Join(h, "AGENTS.md"), filepath.Join(h, "rules") + "/", filepath.Join(h, "prompts") + "/"},
 		Credentials: []string{filepath.Join(h, "auth.json")},
-		LoginEnv:    []string{"OPENAI_*", "CODEX_*"},
-		CreateDirs:  []string{h},
+		LoginEnv: append([]string{"OPENAI_*", "CODEX_*"},
+			agents.ConfigEnv(envKey, filepath.Join(h, "config.toml"), "/etc/codex/config.toml")...),
+		CreateDirs: []string{h},
 	}
 	for _, d := range dataDirs {
 		st.Write = append(st.Write, filepath.Join(h, d))
 		st.CreateDirs = append(st.CreateDirs, filepath.Join(h, d))
 	}
-	for _, f := range dataFiles {
-		st.Write = append(st.Write, filepath.Join(h, f))
-	}
-	// Its state databases (state_5.sqlite and their -wal/-shm) are made
-	// and renamed by Codex itself; they are data.
-	st.Write = append(st.Write, st.Credentials...)
+	st.Keep = keep
 	return st
 }

@@ -5,6 +5,7 @@ package crush
 
 import (
 	"path/filepath"
+	"regexp"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
@@ -32,13 +33,15 @@ func (Agent) State(s agents.Session) agents.State {
 		}
 		conf = filepath.Join(base, "crush")
 	}
+	login := agents.ConfigEnv(dollarVar, filepath.Join(conf, "crush.json"), filepath.Join(data, "crush.json"))
 	// Both are read-only layers: the data directory's crush.json is a
 	// config Crush merges (MCP and LSP commands), so only its provider
 	// cache and logs are data. Designed from Crush's loader, not run.
-	return agents.State{
+	st := agents.State{
 		Dirs:         []string{data, conf},
 		SessionWrite: []string{dataDir(s)},
-		Write:        []string{filepath.Join(data, "providers.json"), filepath.Join(data, "logs")},
+		Write:        []string{filepath.Join(data, "logs")},
+		Keep:         []string{"providers.json"},
 		LoginEnv: []string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_*", "GROQ_API_KEY", "XAI_API_KEY",
 			"OPENROUTER_API_KEY", "AZURE_OPENAI_*", "AWS_*", "VERTEXAI_*", "CRUSH_*"},
 		ReadOnly: []string{
@@ -47,4 +50,9 @@ func (Agent) State(s agents.Session) agents.State {
 			filepath.Join(conf, "crushrc"), filepath.Join(conf, ".crushrc"),
 		},
 	}
+	st.LoginEnv = append(st.LoginEnv, login...)
+	return st
 }
+
+// dollarVar finds "$NAME" values in crush.json (a provider's api_key).
+var dollarVar = regexp.MustCompile(`"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"`)

@@ -5,9 +5,14 @@ package pi
 
 import (
 	"path/filepath"
+	"regexp"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
+
+// apiKey finds a provider's apiKey in models.json (an environment
+// variable's name, or the key itself, which is then no name).
+var apiKey = regexp.MustCompile(`"apiKey"\s*:\s*"([^"]+)"`)
 
 // State is the per-session agent directory (below the session) and the
 // user's own agent directory as a read-only layer, with auth.json
@@ -31,14 +36,15 @@ func (Agent) State(s agents.Session) agents.State {
 			filepath.Join(user, "bin") + "/",
 		},
 		// Pi reaches many providers; these are the ones it reads.
-		LoginEnv: []string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY",
+		LoginEnv: append([]string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY",
 			"XAI_API_KEY", "OPENROUTER_API_KEY", "MISTRAL_API_KEY", "CEREBRAS_API_KEY", "AZURE_OPENAI_*", "PI_*"},
+			agents.ConfigEnv(apiKey, filepath.Join(user, "models.json"))...),
 	}
 	for _, n := range userState {
 		if n == "auth.json" {
 			st.Credentials = append(st.Credentials, filepath.Join(user, n))
 		}
 	}
-	st.Write = append(st.Write, st.Credentials...)
+	st.Keep = []string{"auth.json"}
 	return st
 }
