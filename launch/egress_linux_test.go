@@ -51,11 +51,11 @@ func TestSessionEgress(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 
-	run := func(script string) (string, int) {
+	run := func(script, id string) (string, int) {
 		t.Helper()
-		out := filepath.Join(f.ws, "out")
+		out := filepath.Join(f.ws, "out-"+id)
 		req := worker.Request{Argv: []string{"/bin/bash", "--noprofile", "--norc", "-c", script + " > " + out},
-			Env: egress.Env(cmdEnv(f.home)), Dir: f.ws}
+			Env: egress.Env(cmdEnv(f.home), id), Dir: f.ws}
 		st, err := worker.Run(context.Background(), s.Socket, req, nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -66,19 +66,52 @@ func TestSessionEgress(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.ws, "probes.sh"), []byte(srv.Script()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, st := run("bash probes.sh")
+	out, st := run("bash probes.sh", egress.NewCommandID())
 	if st != 0 {
 		t.Fatalf("probes: status %d", st)
 	}
 	t.Logf("probes:\n%s", out)
 	egresstest.Check(t, out)
 
-	start := time.Now()
-	if _, st := run("curl -fsS -m 10 http://" + egresstest.Refused + "/"); st == 0 {
-		t.Fatal("refused name reached")
+	// The explanation names the command's own refusal while another
+	// command of the session refuses other names at the same time
+	// (issue #20): the shim reads egress.jsonl by its command's
+	// identifier (egress.ReadActivity, egress.Explain).
+	noisy := egress.NewCommandID()
+	stopNoise := make(chan struct{})
+	noiseDone := make(chan struct{})
+	go func() {
+		defer close(noiseDone)
+		run("for i in $(seq 1 200); do [ -e stop ] && break; curl -s -m 5 http://noise$i.test/; done; true", noisy)
+	}()
+	t.Cleanup(func() { <-noiseDone })
+	defer func() { os.WriteFile(filepath.Join(f.ws, "stop"), nil, 0o644); close(stopNoise) }()
+	logPath := filepath.Join(s.Dir, egress.LogName)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if a := egress.ReadActivity(logPath, noisy, time.Time{}); len(a.Own) > 0 {
+			break // the noise is on
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background command's refusals never reached egress.jsonl")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	lines := egress.Explain(egress.Refusals(filepath.Join(s.Dir, egress.LogName), start), 2)
-	if len(lines) != 1 || !strings.Contains(lines[0], "refused.test:80") || !strings.Contains(lines[0], "sandbox.allow_domains") {
-		t.Errorf("explain lines from the session log = %q, want one naming refused.test and sandbox.allow_domains", lines)
+	id := egress.NewCommandID()
+	start := time.Now()
+	if _, st := run("curl -fsS -m 10 http://"+egresstest.Metadata+"/", id); st == 0 {
+		t.Fatal("metadata address reached")
+	}
+	a := egress.ReadActivity(logPath, id, start)
+	lines := egress.Explain(a, "curl -fsS http://"+egresstest.Metadata+"/", 2)
+	if len(lines) != 1 || !strings.Contains(lines[0], egresstest.Metadata+":80") || !strings.Contains(lines[0], "sandbox.allow_addresses") {
+		t.Errorf("explain lines = %q, want one naming %s and sandbox.allow_addresses", lines, egresstest.Metadata)
+	}
+	if other := egress.ReadActivity(logPath, noisy, start); len(other.Own) == 0 {
+		t.Error("no refusal of the background command in the same window: the test proves nothing")
+	}
+	for _, d := range a.Own {
+		if d.Command != id || d.Host != egresstest.Metadata {
+			t.Errorf("attributed to %s: %+v", id, d)
+		}
 	}
 }

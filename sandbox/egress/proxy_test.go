@@ -91,7 +91,7 @@ func TestProxyHTTPAndConnect(t *testing.T) {
 	}
 	refused := 0
 	for _, d := range decisions() {
-		if !d.Allowed {
+		if d.Refused() {
 			refused++
 		}
 	}
