@@ -98,9 +98,14 @@ var ignoredPrograms = map[string]string{
 // needs the network: inside the sandbox every address but loopback is
 // unreachable (ENETUNREACH, "network is unreachable").
 func ignoredProxyLine(cmdline string) string {
+	const head = "lite-sandbox: no connection of this command reached the proxy: a program that ignores the proxy variables gets \"network is unreachable\" (ENETUNREACH), since only 127.0.0.1:3128 (HTTP) and 127.0.0.1:1080 (SOCKS5) lead out; "
 	for _, f := range strings.Fields(cmdline) {
-		if hint, ok := ignoredHints[ignoredPrograms[filepath.Base(strings.Trim(f, `'"();&|`))]]; ok {
-			return "lite-sandbox: no connection of this command reached the proxy: a program that ignores the proxy variables gets \"network is unreachable\" (ENETUNREACH), since only 127.0.0.1:3128 (HTTP) and 127.0.0.1:1080 (SOCKS5) lead out; " + hint
+		kind := ignoredPrograms[filepath.Base(strings.Trim(f, `'"();&|`))]
+		if strings.Contains(f, "/dev/tcp/") || strings.Contains(f, "/dev/udp/") {
+			kind = "raw" // bash's own sockets
+		}
+		if hint, ok := ignoredHints[kind]; ok {
+			return head + hint
 		}
 	}
 	return ""
