@@ -187,7 +187,7 @@ func rawSOCKS(t *testing.T, dial func(context.Context, string, string) (net.Conn
 // allow_ports; an address refusal names the address.
 func TestExplainFailed(t *testing.T) {
 	for _, tc := range []struct {
-		d          egress.Decision
+		d         egress.Decision
 		want, not string
 	}{
 		{egress.Decision{Host: "gone.test", Port: 443, Result: egress.ResultFailed, Reason: "the name is allowed but does not resolve on this host (no such host)"},
