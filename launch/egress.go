@@ -59,6 +59,7 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 					CommandID: d.Command, Via: d.Via, HostPort: egress.HostPort(d.Host, d.Port), Addr: d.Addr, Result: d.Result, Key: d.Key}))
 			}
 		}
+		px.OnBridge = func(up bool) { egress.MarkBridge(dir, up) }
 		go px.Serve(l)
 		return sock, func() { l.Close() }, nil
 	}, nil

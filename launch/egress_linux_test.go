@@ -8,7 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,11 +23,11 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// TestSessionEgress runs the probes in a session: the launcher's proxy
-// (with the test resolver), the worker's __confine bridge, the real
-// bubblewrap; a refusal lands in the session's decision log, which is
-// what the shims explain from.
-func TestSessionEgress(t *testing.T) {
+// egressSession opens a session with network = "allow" over the test
+// servers (the launcher's proxy with the test resolver, the worker's
+// __confine bridge, the real bubblewrap) and returns it with a function
+// that runs a script in it as command id (stdout in the workspace).
+func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session, func(script, id string) (string, int)) {
 	f := newFixture(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("skipping: curl is not installed")
@@ -34,6 +37,7 @@ func TestSessionEgress(t *testing.T) {
 	p.Sandbox.Network = policy.NetworkAllow
 	p.Sandbox.AllowDomains = srv.AllowDomains()
 	p.Sandbox.AllowAddresses = srv.AllowAddresses()
+	p.Sandbox.UpstreamProxy = policy.UpstreamNone // whatever this host's HTTPS_PROXY says
 	launch.SessionEgressResolver = egresstest.NewResolver()
 	t.Cleanup(func() { launch.SessionEgressResolver = nil })
 	eg, err := launch.SessionEgress(p, f.ws)
@@ -63,6 +67,14 @@ func TestSessionEgress(t *testing.T) {
 		b, _ := os.ReadFile(out)
 		return string(b), st
 	}
+	return f, srv, s, run
+}
+
+// TestSessionEgress runs the probes in a session; a refusal lands in the
+// session's egress.jsonl under the command's identifier, which is what
+// the shims explain from.
+func TestSessionEgress(t *testing.T) {
+	f, srv, s, run := egressSession(t)
 	if err := os.WriteFile(filepath.Join(f.ws, "probes.sh"), []byte(srv.Script()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +125,85 @@ func TestSessionEgress(t *testing.T) {
 		if d.Command != id || d.Host != egresstest.Metadata {
 			t.Errorf("attributed to %s: %+v", id, d)
 		}
+	}
+}
+
+// bridgePIDs returns the processes of the session's bridge pair: those
+// whose command line is `... __egress-bridge SOCKET` for its socket.
+func bridgePIDs(t *testing.T, sock string) []int {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) == 3 && args[1] == egress.BridgeCommand && args[2] == sock {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// waitFor polls cond (a safety bound, not a timing assertion).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestSessionEgressBridgeSupervised: a bridge process killed from the
+// host is replaced and the session keeps its network; when the whole
+// pair is killed, connections are refused at once (no hang) and the
+// explanation says the session has no network.
+func TestSessionEgressBridgeSupervised(t *testing.T) {
+	_, srv, s, run := egressSession(t)
+	sock := filepath.Join(s.Dir, egress.SocketName)
+	get := "curl -fsS -m 10 http://" + egresstest.Allowed + ":" + strconv.Itoa(srv.HTTP) + "/"
+	if out, st := run(get, egress.NewCommandID()); st != 0 || out != egresstest.Body {
+		t.Fatalf("before: status %d, %q", st, out)
+	}
+	waitFor(t, "the standby", func() bool { return len(bridgePIDs(t, sock)) == 2 })
+	for round := range 2 { // the server and then (most likely) its replacement's standby
+		pids := bridgePIDs(t, sock)
+		if err := syscall.Kill(pids[round%len(pids)], syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		if out, st := run(get, egress.NewCommandID()); st != 0 || out != egresstest.Body {
+			t.Fatalf("after killing one bridge process (round %d): status %d, %q", round, st, out)
+		}
+		waitFor(t, "a new standby", func() bool {
+			now := bridgePIDs(t, sock)
+			return len(now) == 2 && !slices.Contains(now, pids[round%len(pids)])
+		})
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, egress.BridgeDownName)); err == nil {
+		t.Error("a restart was reported as the bridge gone")
+	}
+
+	for _, pid := range bridgePIDs(t, sock) {
+		syscall.Kill(pid, syscall.SIGSTOP) // neither may restart the other
+	}
+	for _, pid := range bridgePIDs(t, sock) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	waitFor(t, "the bridge reported gone", func() bool {
+		_, err := os.Stat(filepath.Join(s.Dir, egress.BridgeDownName))
+		return err == nil
+	})
+	id := egress.NewCommandID()
+	start := time.Now()
+	if _, st := run(get, id); st != 7 { // curl: failed to connect, at once
+		t.Errorf("without a bridge: curl status %d, want 7 (connection refused)", st)
+	}
+	lines := egress.Explain(egress.ReadActivity(filepath.Join(s.Dir, egress.LogName), id, start), get, 2)
+	if len(lines) != 1 || !strings.Contains(lines[0], "this session has no network any more") {
+		t.Errorf("explain lines = %q, want the session's bridge gone", lines)
 	}
 }

@@ -21,8 +21,9 @@ import (
 
 // egressState is the per-command proxy's record of its decisions.
 type egressState struct {
-	mu        sync.Mutex
-	decisions []egress.Decision
+	mu         sync.Mutex
+	decisions  []egress.Decision
+	bridgeDown bool // the sandbox's bridge is gone (egress.Proxy.OnBridge)
 }
 
 // testResolver, when set by a test of this package, replaces DNS.
@@ -83,6 +84,7 @@ func (s *Shim) startEgress() (string, func(), error) {
 			s.auditEgress(d)
 		}
 	}
+	p.OnBridge = func(up bool) { st.mu.Lock(); st.bridgeDown = !up; st.mu.Unlock() }
 	go p.Serve(l)
 	return sock, func() { l.Close(); os.RemoveAll(dir) }, nil
 }
@@ -124,6 +126,7 @@ func (s *Shim) egressLines() []string {
 	case s.egress != nil:
 		s.egress.mu.Lock()
 		a = egress.ActivityOf(s.egress.decisions, s.egressID, s.start)
+		a.BridgeDown = s.egress.bridgeDown
 		s.egress.mu.Unlock()
 	case s.session != nil:
 		a = egress.ReadActivity(filepath.Join(s.session.Dir, egress.LogName), s.egressID, s.start)

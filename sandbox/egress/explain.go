@@ -20,6 +20,9 @@ import (
 // per-command proxy ([ActivityOf] over its decisions) and a session
 // ([ReadActivity] over egress.jsonl).
 func Explain(a Activity, cmdline string, max int) []string {
+	if a.BridgeDown {
+		return []string{bridgeDownLine}
+	}
 	out := lines(a.Own, max)
 	if len(out) == 0 {
 		out = lines(a.Unattributed, max)

@@ -20,6 +20,11 @@ var discardLog = log.New(io.Discard, "", 0)
 // request) is answered "ok" by a proxy that is running.
 const PingPath = "/.lite-sandbox/ping"
 
+// BridgePath is the bridge server's presence: the proxy holds the
+// connection, and while none is held the sandbox has no bridge
+// ([Proxy.OnBridge]).
+const BridgePath = "/.lite-sandbox/bridge"
+
 // ErrorHeader marks the proxy's own refusals (curl -v shows it).
 const ErrorHeader = "X-Proxy-Error"
 
@@ -29,11 +34,17 @@ const ErrorHeader = "X-Proxy-Error"
 // http.Transport forwards plain requests through dialChecked.
 func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(withCommand(r.Context(), idFromProxyAuth(r.Header.Get("Proxy-Authorization"))))
-	if r.Method == http.MethodGet && r.URL.Path == PingPath && !r.URL.IsAbs() {
-		// The bridge's liveness check (bridge_linux.go): answered at
-		// once, whatever the rules.
-		io.WriteString(w, "ok\n")
-		return
+	if r.Method == http.MethodGet && !r.URL.IsAbs() {
+		switch r.URL.Path {
+		case PingPath:
+			// The bridge's liveness check (supervise_linux.go):
+			// answered at once, whatever the rules.
+			io.WriteString(w, "ok\n")
+			return
+		case BridgePath:
+			p.holdBridge(w)
+			return
+		}
 	}
 	if r.Method == http.MethodConnect {
 		p.serveConnect(w, r)

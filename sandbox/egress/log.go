@@ -85,6 +85,9 @@ type Activity struct {
 	// (Java, some Node agents) may have made them, or any other
 	// command of the session.
 	Unattributed []Decision
+	// BridgeDown is set when the sandbox's bridge is gone: no
+	// connection can reach the proxy.
+	BridgeDown bool
 }
 
 // ActivityOf sorts decisions (oldest first) made at or after since into
@@ -128,7 +131,10 @@ func ReadActivity(path, id string, since time.Time) Activity {
 		}
 	}
 	slices.Reverse(ds) // readTail goes newest first
-	return ActivityOf(ds, id, since)
+	a := ActivityOf(ds, id, since)
+	_, err := os.Stat(filepath.Join(filepath.Dir(path), BridgeDownName))
+	a.BridgeDown = err == nil
+	return a
 }
 
 // readTail calls fn for the records of the file at name, newest first,

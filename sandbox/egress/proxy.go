@@ -68,6 +68,14 @@ type Proxy struct {
 	// Upstream, when set, is the proxy every allowed connection goes
 	// through (CONNECT), see upstream.go.
 	Upstream *Upstream
+	// OnBridge, when set, hears whether the sandbox's bridge is up (its
+	// presence connection, presence.go); down is reported after a grace
+	// period, so a restart in progress is not reported.
+	OnBridge func(up bool)
+
+	bridgeMu  sync.Mutex
+	bridges   int
+	bridgeGen int
 
 	once      sync.Once
 	hosts     hostCache
