@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -130,8 +131,25 @@ func (s *Shim) egressLines() []string {
 		s.egress.mu.Unlock()
 	case s.session != nil:
 		a = egress.ReadActivity(filepath.Join(s.session.Dir, egress.LogName), s.egressID, s.start)
+		if l := egress.StoppedLine(s.launcherPID()); l != "" {
+			return []string{l}
+		}
 	}
 	return egress.Explain(a, s.judged, 2)
+}
+
+// launcherPID is the pid of the session's launcher (its pid file), or 0.
+func (s *Shim) launcherPID() int {
+	b, err := os.ReadFile(filepath.Join(s.session.Dir, contract.PidName))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	pid, _ := strconv.Atoi(f[0])
+	return pid
 }
 
 // auditEgress writes one proxy decision to the audit log.
