@@ -196,6 +196,19 @@ func TestEgressPerCommand(t *testing.T) {
 		if !bytes.Contains(b, []byte(`"rule":"sandbox.allow_domains"`)) {
 			t.Errorf("audit log does not name the key:\n%s", b)
 		}
+		// Every tool that sends the proxy credentials is recorded under
+		// its command's identifier, with the address dialled: curl, and
+		// git (GIT_HTTP_PROXY_AUTHMETHOD). (The SOCKS5 probes name the
+		// proxy themselves, without credentials.)
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			if bytes.Contains(l, []byte(`"egress_result":"allow"`)) && !bytes.Contains(l, []byte("(network socks5)")) &&
+				(!bytes.Contains(l, []byte(`"command_id":"`)) || !bytes.Contains(l, []byte(`"egress_addr":"127.0.0.1:`))) {
+				t.Errorf("allowed connection without command or address: %s", l)
+			}
+		}
+		if srv.GitRepo != "" && !bytes.Contains(b, []byte(fmt.Sprintf(`"egress":"%s:%d"`, egresstest.Allowed, srv.HTTPS))) {
+			t.Errorf("no record of git's connection:\n%s", b)
+		}
 	})
 }
 

@@ -43,7 +43,7 @@ var proxyNames = []string{
 	"GLOBAL_AGENT_HTTP_PROXY", "GLOBAL_AGENT_HTTPS_PROXY", "GLOBAL_AGENT_NO_PROXY",
 	"CARGO_HTTP_PROXY", "HEX_HTTP_PROXY", "HEX_HTTPS_PROXY",
 	"CLOUDSDK_PROXY_TYPE", "CLOUDSDK_PROXY_ADDRESS", "CLOUDSDK_PROXY_PORT",
-	"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
+	"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_HTTP_PROXY_AUTHMETHOD",
 }
 
 // javaProxy is what Env appends to JAVA_TOOL_OPTIONS: every JVM (Maven,
@@ -85,6 +85,10 @@ func Env(env []string, id string) []string {
 		{"CARGO_HTTP_PROXY", httpURL}, {"HEX_HTTP_PROXY", httpURL}, {"HEX_HTTPS_PROXY", httpURL},
 		// gcloud ignores HTTPS_PROXY.
 		{"CLOUDSDK_PROXY_TYPE", "http"}, {"CLOUDSDK_PROXY_ADDRESS", "127.0.0.1"}, {"CLOUDSDK_PROXY_PORT", strconv.Itoa(HTTPPort)},
+		// git (libcurl with any auth method) sends proxy credentials
+		// only after a 407, which the proxy never sends: basic makes it
+		// send the identifier with the first request.
+		{"GIT_HTTP_PROXY_AUTHMETHOD", "basic"},
 		// git runs this through sh with the host and command appended:
 		// print the hint and fail as an unreachable remote would.
 		{"GIT_SSH_COMMAND", "printf '%s\\n' '" + sshHint + "' >&2; exit 255; :"},
