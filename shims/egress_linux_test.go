@@ -39,9 +39,11 @@ func requireBwrap(t *testing.T) {
 	}
 }
 
-// TestEgressPerCommand runs the probes through the shim's own proxy (in
-// this process, with the test resolver) and the real bubblewrap.
-func TestEgressPerCommand(t *testing.T) {
+// perCommandEgress sets up the shim's own proxy (in this process, with
+// the test resolver) over the test servers and returns them, the
+// workspace, the state directory and a function that runs a script
+// through the shim and the real bubblewrap.
+func perCommandEgress(t *testing.T) (*egresstest.Servers, string, string, func(*testing.T, string) (int, string)) {
 	requireBwrap(t)
 	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-egress-test-")
 	if err != nil {
@@ -68,7 +70,6 @@ func TestEgressPerCommand(t *testing.T) {
 		}
 		return ""
 	}
-
 	run := func(t *testing.T, script string) (int, string) {
 		t.Helper()
 		var stderr bytes.Buffer
@@ -90,7 +91,13 @@ func TestEgressPerCommand(t *testing.T) {
 		}
 		return ee.Code, stderr.String()
 	}
+	return srv, ws, state, run
+}
 
+// TestEgressPerCommand runs the probes through the shim's own proxy and
+// the real bubblewrap.
+func TestEgressPerCommand(t *testing.T) {
+	srv, ws, state, run := perCommandEgress(t)
 	t.Run("probes", func(t *testing.T) {
 		out := filepath.Join(ws, "probes.out")
 		// A file: the validator refuses the probe function's "$@".
@@ -140,50 +147,6 @@ func TestEgressPerCommand(t *testing.T) {
 			t.Errorf("no explain line for git over ssh:\n%s", stderr)
 		}
 	})
-	t.Run("ignored proxy", func(t *testing.T) {
-		// Inside the sandbox's own namespace (loopback only) every other
-		// address is unreachable: nothing is sent anywhere.
-		code, stderr := run(t, "{ exec 3<>/dev/tcp/192.0.2.1/80; } 2>u.err; grep -q 'Network is unreachable' u.err && exit 1; exit 9")
-		if code != 1 ||
-			!strings.Contains(stderr, "no connection of this command reached the proxy") || !strings.Contains(stderr, "nc -X 5 -x 127.0.0.1:1080") {
-			t.Errorf("raw socket: status %d, want ENETUNREACH and the line saying the proxy was ignored:\n%s", code, stderr)
-		}
-		// Positive control: a command that used the proxy gets its
-		// refusal, not that line.
-		code, stderr = run(t, "curl -fsS -m 10 http://"+egresstest.Refused+"/ 2>/dev/null; nc -h >/dev/null 2>&1; exit 1")
-		if code == 0 || strings.Contains(stderr, "no connection of this command") || !strings.Contains(stderr, "refused.test:80") {
-			t.Errorf("curl then nc: status %d, want only the refusal:\n%s", code, stderr)
-		}
-	})
-	t.Run("stale socket dirs", func(t *testing.T) {
-		dead := exec.Command("true")
-		if err := dead.Run(); err != nil {
-			t.Fatal(err)
-		}
-		live := exec.Command("sleep", "30")
-		if err := live.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { live.Process.Kill(); live.Wait() })
-		mk := func(pid int) string {
-			d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", egressDirPrefix, pid))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(d) })
-			return d
-		}
-		gone, kept := mk(dead.Process.Pid), mk(live.Process.Pid)
-		if code, stderr := run(t, "true"); code != 0 {
-			t.Fatalf("status %d\n%s", code, stderr)
-		}
-		if _, err := os.Stat(gone); !os.IsNotExist(err) {
-			t.Errorf("the socket directory of a killed shim (pid %d) was left: %v", dead.Process.Pid, err)
-		}
-		if _, err := os.Stat(kept); err != nil {
-			t.Errorf("the socket directory of a running shim was removed: %v", err)
-		}
-	})
 	t.Run("audit", func(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(state, "lite-sandbox", "audit.jsonl"))
 		if err != nil {
@@ -219,5 +182,58 @@ func writeConfig(t *testing.T, path string, srv *egresstest.Servers) {
 		"\nallow_addresses = " + q(srv.AllowAddresses()) + "\n"
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEgressIgnoredProxy: a program that ignores the proxy variables
+// gets ENETUNREACH inside the sandbox's namespace, and the explanation
+// says so and how to point it at the proxy.
+func TestEgressIgnoredProxy(t *testing.T) {
+	_, _, _, run := perCommandEgress(t)
+	// Inside the sandbox's own namespace (loopback only) every other
+	// address is unreachable: nothing is sent anywhere.
+	code, stderr := run(t, "{ exec 3<>/dev/tcp/192.0.2.1/80; } 2>u.err; grep -q 'Network is unreachable' u.err && exit 1; exit 9")
+	if code != 1 ||
+		!strings.Contains(stderr, "no connection of this command reached the proxy") || !strings.Contains(stderr, "nc -X 5 -x 127.0.0.1:1080") {
+		t.Errorf("raw socket: status %d, want ENETUNREACH and the line saying the proxy was ignored:\n%s", code, stderr)
+	}
+	// Positive control: a command that used the proxy gets its
+	// refusal, not that line.
+	code, stderr = run(t, "curl -fsS -m 10 http://"+egresstest.Refused+"/ 2>/dev/null; nc -h >/dev/null 2>&1; exit 1")
+	if code == 0 || strings.Contains(stderr, "no connection of this command") || !strings.Contains(stderr, "refused.test:80") {
+		t.Errorf("curl then nc: status %d, want only the refusal:\n%s", code, stderr)
+	}
+}
+
+// TestEgressStaleSocketDirs: the socket directory of a killed shim is
+// removed by the next one; a running shim's is kept.
+func TestEgressStaleSocketDirs(t *testing.T) {
+	_, _, _, run := perCommandEgress(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	live := exec.Command("sleep", "30")
+	if err := live.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { live.Process.Kill(); live.Wait() })
+	mk := func(pid int) string {
+		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", egressDirPrefix, pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		return d
+	}
+	gone, kept := mk(dead.Process.Pid), mk(live.Process.Pid)
+	if code, stderr := run(t, "true"); code != 0 {
+		t.Fatalf("status %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("the socket directory of a killed shim (pid %d) was left: %v", dead.Process.Pid, err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the socket directory of a running shim was removed: %v", err)
 	}
 }
