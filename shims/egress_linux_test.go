@@ -147,32 +147,42 @@ func TestEgressPerCommand(t *testing.T) {
 			t.Errorf("no explain line for git over ssh:\n%s", stderr)
 		}
 	})
-	t.Run("audit", func(t *testing.T) {
-		b, err := os.ReadFile(filepath.Join(state, "lite-sandbox", "audit.jsonl"))
-		if err != nil {
-			t.Fatal(err)
+	t.Run("audit", func(t *testing.T) { checkEgressAudit(t, state, srv) })
+}
+
+// checkEgressAudit reads the audit log the commands above wrote.
+func checkEgressAudit(t *testing.T, state string, srv *egresstest.Servers) {
+	b, err := os.ReadFile(filepath.Join(state, "lite-sandbox", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"egress":"refused.test:80","decision":"deny"`)) &&
+		!bytes.Contains(b, []byte(`"egress":"refused.test:80"`)) {
+		t.Errorf("audit log has no decision for refused.test:\n%s", b)
+	}
+	if !bytes.Contains(b, []byte(`"rule":"sandbox.allow_domains"`)) {
+		t.Errorf("audit log does not name the key:\n%s", b)
+	}
+	// Every tool that sends the proxy credentials is recorded under
+	// its command's identifier, with the address dialled: curl, and
+	// git (GIT_HTTP_PROXY_AUTHMETHOD). (The SOCKS5 probes name the
+	// proxy themselves, without credentials.)
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if bytes.Contains(l, []byte(`"egress_result":"allow"`)) && !bytes.Contains(l, []byte("(network socks5)")) &&
+			(!bytes.Contains(l, []byte(`"command_id":"`)) || !bytes.Contains(l, []byte(`"egress_addr":"127.0.0.1:`))) {
+			t.Errorf("allowed connection without command or address: %s", l)
 		}
-		if !bytes.Contains(b, []byte(`"egress":"refused.test:80","decision":"deny"`)) &&
-			!bytes.Contains(b, []byte(`"egress":"refused.test:80"`)) {
-			t.Errorf("audit log has no decision for refused.test:\n%s", b)
-		}
-		if !bytes.Contains(b, []byte(`"rule":"sandbox.allow_domains"`)) {
-			t.Errorf("audit log does not name the key:\n%s", b)
-		}
-		// Every tool that sends the proxy credentials is recorded under
-		// its command's identifier, with the address dialled: curl, and
-		// git (GIT_HTTP_PROXY_AUTHMETHOD). (The SOCKS5 probes name the
-		// proxy themselves, without credentials.)
-		for _, l := range bytes.Split(b, []byte("\n")) {
-			if bytes.Contains(l, []byte(`"egress_result":"allow"`)) && !bytes.Contains(l, []byte("(network socks5)")) &&
-				(!bytes.Contains(l, []byte(`"command_id":"`)) || !bytes.Contains(l, []byte(`"egress_addr":"127.0.0.1:`))) {
-				t.Errorf("allowed connection without command or address: %s", l)
-			}
-		}
-		if srv.GitRepo != "" && !bytes.Contains(b, []byte(fmt.Sprintf(`"egress":"%s:%d"`, egresstest.Allowed, srv.HTTPS))) {
-			t.Errorf("no record of git's connection:\n%s", b)
-		}
-	})
+	}
+	joined := false
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		joined = joined || bytes.Contains(l, []byte(`"sandbox":"sandboxed"`)) && bytes.Contains(l, []byte(`"command_id":"`))
+	}
+	if !joined {
+		t.Errorf("no command record with its identifier:\n%s", b)
+	}
+	if srv.GitRepo != "" && !bytes.Contains(b, []byte(fmt.Sprintf(`"egress":"%s:%d"`, egresstest.Allowed, srv.HTTPS))) {
+		t.Errorf("no record of git's connection:\n%s", b)
+	}
 }
 
 func writeConfig(t *testing.T, path string, srv *egresstest.Servers) {

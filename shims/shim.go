@@ -285,7 +285,8 @@ func (s *Shim) audit(how string, status int) {
 	}
 	if err == nil {
 		r := audit.Record{Time: s.start, Workspace: s.Workspace, Cwd: s.Cwd, Command: s.judged,
-			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status}
+			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status,
+			CommandID: s.egressID} // joins the command with its connections (network = "allow")
 		if r.Time.IsZero() {
 			r.Time = time.Now()
 		}
