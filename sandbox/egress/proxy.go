@@ -216,7 +216,12 @@ func (p *Proxy) dialChecked(ctx context.Context, hostport, via string) (net.Conn
 	if ref != nil && name == "" {
 		d.Host = ref.Host
 	}
-	if ref != nil && !(ref.Failed && p.Upstream != nil) {
+	if ref != nil && ref.Failed && p.Upstream != nil && p.Rules.portOK(uint16(port)) {
+		// Not resolvable here: the upstream proxy resolves it (only the
+		// name rules and the ports were vetted; upstream.go).
+		ref = nil
+	}
+	if ref != nil {
 		d.Result, d.Key, d.Reason = ResultRefused, ref.Key, ref.Reason
 		if ref.Failed {
 			d.Result = ResultFailed

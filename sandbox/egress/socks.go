@@ -91,8 +91,11 @@ func socksHandshake(c net.Conn) (string, string, error) {
 			method = m
 		}
 	}
-	if _, err := c.Write([]byte{socksVersion, method}); err != nil || method == socksNoMethod {
-		return "", "", errors.Join(errors.New("socks5: no acceptable method"), err)
+	if _, err := c.Write([]byte{socksVersion, method}); err != nil {
+		return "", "", err
+	}
+	if method == socksNoMethod {
+		return "", "", errors.New("socks5: no acceptable method")
 	}
 	id := ""
 	if method == socksUserPass {
