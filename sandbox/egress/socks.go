@@ -55,7 +55,7 @@ func (p *Proxy) serveSOCKS(c net.Conn) {
 	if err != nil {
 		rep := byte(repHostUnreach)
 		var ref *refusal
-		if errors.As(err, &ref) {
+		if errors.As(err, &ref) && !ref.Failed {
 			rep = repNotAllowed
 		}
 		socksReply(c, rep)
