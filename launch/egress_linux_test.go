@@ -90,14 +90,16 @@ func TestSessionEgress(t *testing.T) {
 	// (issue #20): the shim reads egress.jsonl by its command's
 	// identifier (egress.ReadActivity, egress.Explain).
 	noisy := egress.NewCommandID()
-	stopNoise := make(chan struct{})
 	noiseDone := make(chan struct{})
 	go func() {
 		defer close(noiseDone)
-		run("for i in $(seq 1 200); do [ -e stop ] && break; curl -s -m 5 http://noise$i.test/; done; true", noisy)
+		// Until the test says stop (a bound of its own, so that it
+		// ends even if the test dies first).
+		run("i=0; while [ ! -e stop ] && [ $i -lt 20000 ]; do i=$((i+1)); curl -s -m 5 http://noise$i.test/; done; true", noisy)
 	}()
 	t.Cleanup(func() { <-noiseDone })
-	defer func() { os.WriteFile(filepath.Join(f.ws, "stop"), nil, 0o644); close(stopNoise) }()
+	stop := func() { os.WriteFile(filepath.Join(f.ws, "stop"), nil, 0o644) }
+	defer stop()
 	logPath := filepath.Join(s.Dir, egress.LogName)
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if a := egress.ReadActivity(logPath, noisy, time.Time{}); len(a.Own) > 0 {
