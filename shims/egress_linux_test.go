@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -190,6 +191,14 @@ func writeConfig(t *testing.T, path string, srv *egresstest.Servers) {
 	q := func(l []string) string { return `["` + strings.Join(l, `", "`) + `"]` }
 	cfg := "[sandbox]\nnetwork = \"allow\"\nallow_domains = " + q(srv.AllowDomains()) +
 		"\nallow_addresses = " + q(srv.AllowAddresses()) + "\n"
+	// The JVM reads its security configuration from /etc/java-*
+	// (Debian), which the default sandbox.etc does not list.
+	if java, _ := filepath.Glob("/etc/java-*"); len(java) > 0 {
+		for i := range java {
+			java[i] = filepath.Base(java[i])
+		}
+		cfg += "etc = " + q(java) + "\n"
+	}
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -246,4 +255,44 @@ func TestEgressStaleSocketDirs(t *testing.T) {
 	if _, err := os.Stat(kept); err != nil {
 		t.Errorf("the socket directory of a running shim was removed: %v", err)
 	}
+}
+
+// TestEgressRuntimes: the JVM reaches an allowed name through the proxy
+// with nothing but the JAVA_TOOL_OPTIONS it is given; Node 20's fetch,
+// which ignores the proxy variables, fails and is explained.
+func TestEgressRuntimes(t *testing.T) {
+	srv, ws, _, run := perCommandEgress(t)
+	url := fmt.Sprintf("http://%s:%d/", egresstest.Allowed, srv.HTTP)
+	t.Run("java", func(t *testing.T) {
+		if _, err := exec.LookPath("java"); err != nil {
+			t.Skip("java is not installed")
+		}
+		src := `public class Get { public static void main(String[] a) throws Exception {
+  var c = (java.net.HttpURLConnection) new java.net.URL(a[0]).openConnection();
+  System.out.print(new String(c.getInputStream().readAllBytes()));
+} }`
+		if err := os.WriteFile(filepath.Join(ws, "Get.java"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stderr := run(t, "java Get.java "+url+" > java.out 2>java.err")
+		b, _ := os.ReadFile(filepath.Join(ws, "java.out"))
+		e, _ := os.ReadFile(filepath.Join(ws, "java.err"))
+		if code != 0 || string(b) != egresstest.Body {
+			t.Errorf("java: status %d, %q\n%s%s", code, b, e, stderr)
+		}
+	})
+	t.Run("node", func(t *testing.T) {
+		out, err := exec.Command("node", "-p", "process.versions.node.split('.')[0]").Output()
+		if err != nil {
+			t.Skip("node is not installed")
+		}
+		if major, _ := strconv.Atoi(strings.TrimSpace(string(out))); major >= 24 {
+			t.Skip("Node 24 honours NODE_USE_ENV_PROXY")
+		}
+		code, stderr := run(t, `node -e "fetch('`+url+`').then(() => process.exit(0), () => process.exit(3))"`)
+		if code != 3 || !strings.Contains(stderr, "no connection of this command reached the proxy") ||
+			!strings.Contains(stderr, "EnvHttpProxyAgent") {
+			t.Errorf("node fetch: status %d, want 3 and the Node line:\n%s", code, stderr)
+		}
+	})
 }
