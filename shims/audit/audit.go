@@ -136,8 +136,12 @@ func EgressRecord(e Egress) Record {
 	r := Record{Time: e.Time, Session: e.Session, Workspace: e.Workspace, Command: "(network " + e.Via + ") " + e.HostPort,
 		Egress: e.HostPort, Decision: "allow", Sandbox: "egress", Status: -1,
 		EgressResult: e.Result, EgressAddr: e.Addr, CommandID: e.CommandID}
-	if e.Result == "refused" {
+	switch e.Result {
+	case "refused":
 		r.Decision, r.Rule = "deny", e.Key
+	case "failed":
+		// Allowed, but it did not connect: `lite-sandbox log` shows it.
+		r.Command += " (failed)"
 	}
 	return r
 }
