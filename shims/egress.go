@@ -92,8 +92,7 @@ func (s *Shim) startEgress() (string, func(), error) {
 
 // removeStaleEgressDirs removes the socket directories of shims that are
 // gone (their PID no longer exists). A reused PID keeps its directory
-// until a later run; a directory of another user is not ours to remove
-// (and RemoveAll fails on it).
+// until a later run; a directory of another user is never touched.
 func removeStaleEgressDirs(tmp string) {
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
@@ -108,6 +107,13 @@ func removeStaleEgressDirs(tmp string) {
 		pid, err := strconv.Atoi(ps)
 		if err != nil || pid <= 0 || pid == os.Getpid() {
 			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+			continue // not ours (a shared /tmp), whoever runs this
 		}
 		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 			os.RemoveAll(filepath.Join(tmp, e.Name()))
