@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: MIT
 
 // Package egress is the network of a sandbox with network = "allow": a
-// proxy on the host side that lets through only named domains, and the
-// bridge inside the sandbox's network namespace that carries the
-// sandbox's loopback proxy ports to the proxy's Unix socket.
+// proxy on the host side that lets through only named domains (or, with
+// "*", every public destination) on allowed ports, and the bridge inside
+// the sandbox's network namespace that carries the sandbox's loopback
+// proxy ports to the proxy's Unix socket. What it refuses and why is
+// docs/egress.md.
 //
 // The sandbox has its own network namespace with loopback only (bwrap
 // --unshare-net) and no DNS resolver; the one way out is the bind-mounted
