@@ -72,7 +72,11 @@ func StartBridge(exe string, env []string) ([]string, error) {
 // stopped with SIGSTOP: its socket still takes connections into the
 // backlog) does not hang the command: see carry.
 func Bridge(l net.Listener, sock string) error {
-	h := &health{sock: sock}
+	return newHealth(sock).serve(l)
+}
+
+// serve accepts on l and carries every connection with h.
+func (h *health) serve(l net.Listener) error {
 	var delay time.Duration
 	for {
 		c, err := l.Accept()

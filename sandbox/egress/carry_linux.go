@@ -24,7 +24,7 @@ const stalledAnswer = "HTTP/1.1 504 Gateway Timeout\r\nContent-Type: text/plain\
 // costs a command a bounded wait, not its whole timeout. A slow remote
 // server does not trip it: the proxy itself still answers the ping.
 func (h *health) carry(c net.Conn) {
-	up, err := net.DialTimeout("unix", h.sock, pingTimeout)
+	up, err := net.DialTimeout("unix", h.sock, h.pingTimeout)
 	if err != nil {
 		c.Close()
 		return
@@ -38,7 +38,7 @@ func (h *health) carry(c net.Conn) {
 	wc := &watchedConn{Conn: c, onRead: func(b []byte) { first.CompareAndSwap(-1, int32(b[0])) }}
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(answerWait / 2)
+		t := time.NewTicker(h.answerWait / 2)
 		defer t.Stop()
 		for {
 			select {
@@ -46,7 +46,7 @@ func (h *health) carry(c net.Conn) {
 				return
 			case <-t.C:
 			}
-			if time.Since(time.Unix(0, last.Load())) < answerWait || h.alive() {
+			if time.Since(time.Unix(0, last.Load())) < h.answerWait || h.alive() {
 				continue
 			}
 			if !answered.Load() && first.Load() != socksVersion {

@@ -19,22 +19,21 @@ import (
 	"time"
 )
 
-// shortWaits makes the bridge's stall detection quick for a test.
-func shortWaits(t *testing.T) {
-	a, p, e := answerWait, pingTimeout, pingEvery
-	answerWait, pingTimeout, pingEvery = 200*time.Millisecond, 200*time.Millisecond, 50*time.Millisecond
-	t.Cleanup(func() { answerWait, pingTimeout, pingEvery = a, p, e })
+// quickHealth is the bridge's health with short waits, for a test.
+func quickHealth(sock string) *health {
+	return &health{sock: sock, answerWait: 200 * time.Millisecond, pingTimeout: 200 * time.Millisecond, pingEvery: 50 * time.Millisecond}
 }
 
-// bridgeTo serves Bridge on 127.0.0.1 to the Unix socket sock and
-// returns its address.
+// bridgeTo serves a bridge with short waits on 127.0.0.1 to the Unix
+// socket sock and returns its address.
 func bridgeTo(t *testing.T, sock string) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	go Bridge(l, sock)
+	h := quickHealth(sock)
+	go h.serve(l)
 	return l.Addr().String()
 }
 
@@ -54,7 +53,6 @@ func connectVia(t *testing.T, bridge, target string) (*http.Response, error) {
 // clear line instead of hanging; a live proxy in front of a slow server
 // is not cut off (positive control).
 func TestBridgeStalledProxy(t *testing.T) {
-	shortWaits(t)
 	dir := t.TempDir()
 	stalled := filepath.Join(dir, "stalled.sock")
 	sl, err := net.Listen("unix", stalled) // never accepts: the backlog takes connections
@@ -72,7 +70,7 @@ func TestBridgeStalledProxy(t *testing.T) {
 	}
 
 	slow := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		time.Sleep(4 * answerWait)
+		time.Sleep(800 * time.Millisecond) // four of quickHealth's answerWait
 		io.WriteString(w, "slow but fine\n")
 	})}
 	srvL, err := net.Listen("tcp", "127.0.0.1:0")
@@ -109,9 +107,7 @@ func TestBridgeStalledProxy(t *testing.T) {
 // connection is held, and down only when none came back within the
 // grace period.
 func TestBridgePresence(t *testing.T) {
-	g := bridgeGrace
-	bridgeGrace = 100 * time.Millisecond
-	t.Cleanup(func() { bridgeGrace = g })
+	const grace = 100 * time.Millisecond
 	sock := filepath.Join(t.TempDir(), "p.sock")
 	l, err := Listen(sock)
 	if err != nil {
@@ -122,6 +118,7 @@ func TestBridgePresence(t *testing.T) {
 	r, _ := NewRules(nil, nil, nil)
 	p := New(r)
 	p.OnBridge = func(up bool) { events <- up }
+	p.bridgeGrace = grace
 	go p.Serve(l)
 	hold := func() net.Conn {
 		c, err := net.Dial("unix", sock)
@@ -148,7 +145,7 @@ func TestBridgePresence(t *testing.T) {
 	// grace period: no down report (up again is fine).
 	a.Close()
 	b := hold()
-	time.Sleep(3 * bridgeGrace)
+	time.Sleep(3 * grace)
 	for len(events) > 0 {
 		if !<-events {
 			t.Fatal("restart within the grace period reported down")

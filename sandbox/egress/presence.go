@@ -19,10 +19,10 @@ import (
 // the launcher ([MarkBridge]), read with the log ([ReadActivity]).
 const BridgeDownName = "egress-bridge.down"
 
-// bridgeGrace is how long no presence connection is taken as a restart
-// in progress (a standby taking over reconnects within it) rather than
-// a bridge that is gone.
-var bridgeGrace = 1500 * time.Millisecond
+// defaultBridgeGrace is how long no presence connection is taken as a
+// restart in progress (a standby taking over reconnects within it)
+// rather than a bridge that is gone.
+const defaultBridgeGrace = 1500 * time.Millisecond
 
 // holdBridge serves one presence connection of the bridge until it
 // closes.
@@ -55,8 +55,11 @@ func (p *Proxy) presence(delta int) {
 	case delta > 0 && p.bridges == 1:
 		p.OnBridge(true)
 	case p.bridges == 0:
-		gen := p.bridgeGen
-		time.AfterFunc(bridgeGrace, func() {
+		gen, grace := p.bridgeGen, p.bridgeGrace
+		if grace == 0 {
+			grace = defaultBridgeGrace
+		}
+		time.AfterFunc(grace, func() {
 			p.bridgeMu.Lock()
 			defer p.bridgeMu.Unlock()
 			if p.bridgeGen == gen && p.bridges == 0 {

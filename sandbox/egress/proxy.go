@@ -73,9 +73,10 @@ type Proxy struct {
 	// period, so a restart in progress is not reported.
 	OnBridge func(up bool)
 
-	bridgeMu  sync.Mutex
-	bridges   int
-	bridgeGen int
+	bridgeMu    sync.Mutex
+	bridges     int
+	bridgeGen   int
+	bridgeGrace time.Duration // 0: defaultBridgeGrace (tests shorten it)
 
 	once      sync.Once
 	hosts     hostCache

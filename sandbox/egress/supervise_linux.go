@@ -135,39 +135,41 @@ func presence(sock string) {
 // most once per pingEvery by a ping (PingPath).
 type health struct {
 	sock string
+	// answerWait is how long a connection may wait for the proxy's
+	// first byte (or sit idle) before the bridge pings the proxy;
+	// pingTimeout how long the ping may take.
+	answerWait, pingTimeout, pingEvery time.Duration
 
 	mu      sync.Mutex
 	checked time.Time
 	ok      bool
 }
 
-// How long a connection may wait for the proxy's first byte (or sit idle)
-// before the bridge pings the proxy, and how long the ping may take.
-var (
-	answerWait  = 5 * time.Second
-	pingTimeout = 2 * time.Second
-	pingEvery   = time.Second
-)
+// newHealth returns the health of the proxy at sock with the default
+// waits.
+func newHealth(sock string) *health {
+	return &health{sock: sock, answerWait: 5 * time.Second, pingTimeout: 2 * time.Second, pingEvery: time.Second}
+}
 
 func (h *health) alive() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.checked.IsZero() && time.Since(h.checked) < pingEvery {
+	if !h.checked.IsZero() && time.Since(h.checked) < h.pingEvery {
 		return h.ok
 	}
-	h.ok, h.checked = ping(h.sock), time.Now()
+	h.ok, h.checked = ping(h.sock, h.pingTimeout), time.Now()
 	return h.ok
 }
 
 // ping asks the proxy for PingPath and reports whether it answered in
 // time.
-func ping(sock string) bool {
-	c, err := net.DialTimeout("unix", sock, pingTimeout)
+func ping(sock string, timeout time.Duration) bool {
+	c, err := net.DialTimeout("unix", sock, timeout)
 	if err != nil {
 		return false
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(pingTimeout))
+	c.SetDeadline(time.Now().Add(timeout))
 	if _, err := io.WriteString(c, "GET "+PingPath+" HTTP/1.1\r\nHost: bridge\r\nConnection: close\r\n\r\n"); err != nil {
 		return false
 	}
