@@ -43,6 +43,7 @@ var proxyNames = []string{
 	"GLOBAL_AGENT_HTTP_PROXY", "GLOBAL_AGENT_HTTPS_PROXY", "GLOBAL_AGENT_NO_PROXY",
 	"CARGO_HTTP_PROXY", "HEX_HTTP_PROXY", "HEX_HTTPS_PROXY",
 	"CLOUDSDK_PROXY_TYPE", "CLOUDSDK_PROXY_ADDRESS", "CLOUDSDK_PROXY_PORT",
+	"DOCKER_HTTP_PROXY", "DOCKER_HTTPS_PROXY", "GRPC_PROXY", "grpc_proxy", "ELECTRON_GET_USE_PROXY",
 	"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_HTTP_PROXY_AUTHMETHOD",
 }
 
@@ -85,6 +86,10 @@ func Env(env []string, id string) []string {
 		{"CARGO_HTTP_PROXY", httpURL}, {"HEX_HTTP_PROXY", httpURL}, {"HEX_HTTPS_PROXY", httpURL},
 		// gcloud ignores HTTPS_PROXY.
 		{"CLOUDSDK_PROXY_TYPE", "http"}, {"CLOUDSDK_PROXY_ADDRESS", "127.0.0.1"}, {"CLOUDSDK_PROXY_PORT", strconv.Itoa(HTTPPort)},
+		// The names sandbox-runtime users know: Docker's build-time
+		// proxy, gRPC (C core), Electron's downloads.
+		{"DOCKER_HTTP_PROXY", httpURL}, {"DOCKER_HTTPS_PROXY", httpURL},
+		{"GRPC_PROXY", httpURL}, {"grpc_proxy", httpURL}, {"ELECTRON_GET_USE_PROXY", "1"},
 		// git (libcurl with any auth method) sends proxy credentials
 		// only after a 407, which the proxy never sends: basic makes it
 		// send the identifier with the first request.

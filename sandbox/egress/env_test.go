@@ -30,6 +30,8 @@ func TestEnv(t *testing.T) {
 		"ALL_PROXY": "socks5h://abc123:x@127.0.0.1:1080", "npm_config_https_proxy": "http://abc123:x@127.0.0.1:3128",
 		"CLOUDSDK_PROXY_ADDRESS": "127.0.0.1", "CLOUDSDK_PROXY_PORT": "3128", "NODE_USE_ENV_PROXY": "1",
 		"GLOBAL_AGENT_HTTP_PROXY": "http://abc123:x@127.0.0.1:3128", "PATH": "/bin",
+		"DOCKER_HTTPS_PROXY": "http://abc123:x@127.0.0.1:3128", "grpc_proxy": "http://abc123:x@127.0.0.1:3128",
+		"GIT_HTTP_PROXY_AUTHMETHOD": "basic",
 	} {
 		if got := get(out, k); got != want {
 			t.Errorf("%s = %q, want %q", k, got, want)
