@@ -10,7 +10,8 @@ import (
 )
 
 // Explain returns at most max explanation lines for a failed command
-// with network = "allow": its own refusals and failed connections (one
+// with network = "allow": when the sandbox's bridge is gone, that line
+// alone; otherwise its own refusals and failed connections (one
 // line per destination, naming the policy key that would let it
 // through); without any, those without a command identifier in its
 // time window (a tool that drops proxy credentials); with no connection
