@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
@@ -20,15 +21,21 @@ var SessionEgressResolver egress.Resolver
 
 // SessionEgress returns the [Options.Egress] of a session with network
 // = "allow": the launcher's proxy, on egress.sock in the session
-// directory, recording every decision in the session's egress.jsonl (for
-// the shims' explanations) and in the audit log.
+// directory, recording every connection in the session's egress.jsonl
+// (rotated like the audit log; the shims explain from it, by command)
+// and the first of each command, result and destination in the audit
+// log. The upstream proxy is the policy's, or the launcher's own
+// HTTPS_PROXY (the host side's environment, never the sandbox's).
 func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string, func(), error), error) {
-	rules, err := egress.NewRules(p.Sandbox.AllowDomains, p.Sandbox.DenyDomains, p.Sandbox.AllowAddresses)
-	if err != nil {
-		return nil, fmt.Errorf("policy: %w", err)
+	if _, err := p.EgressProxy(os.Getenv); err != nil {
+		return nil, err
 	}
 	res := SessionEgressResolver
 	return func(dir string) (string, func(), error) {
+		px, err := p.EgressProxy(os.Getenv)
+		if err != nil {
+			return "", nil, err
+		}
 		sock := filepath.Join(dir, egress.SocketName)
 		l, err := egress.Listen(sock)
 		if err != nil {
@@ -38,20 +45,21 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 		session := filepath.Base(dir)
 		auditDir, auditErr := audit.Dir(os.Getenv)
 		noAudit := os.Getenv(contract.EnvNoAudit) == "1" || auditErr != nil
-		px := egress.New(rules)
 		px.Resolver = res
 		seen := egress.NewDedup()
+		var warn sync.Once
 		px.Record = func(d egress.Decision) {
-			if !d.Allowed {
-				// Only refusals: the shims explain from this file, and
-				// a long session's allowed connections would make it
-				// grow without bound.
-				egress.AppendLog(logPath, d)
+			if line, err := egress.Marshal(d); err == nil {
+				if err := audit.AppendRotated(logPath, line, egress.LogMaxBytes, egress.LogKeep); err != nil {
+					warn.Do(func() { fmt.Fprintf(os.Stderr, "lite-sandbox: warning: egress log: %v\n", err) })
+				}
 			}
 			if !noAudit && seen.First(d) {
-				audit.Append(auditDir, audit.EgressRecord(d.Time, workspace, session, d.Via, egress.HostPort(d.Host, d.Port), d.Allowed, d.Key))
+				audit.Append(auditDir, audit.EgressRecord(audit.Egress{Time: d.Time, Workspace: workspace, Session: session,
+					CommandID: d.Command, Via: d.Via, HostPort: egress.HostPort(d.Host, d.Port), Addr: d.Addr, Result: d.Result, Key: d.Key}))
 			}
 		}
+		px.OnBridge = func(up bool) { egress.MarkBridge(dir, up) }
 		go px.Serve(l)
 		return sock, func() { l.Close() }, nil
 	}, nil

@@ -8,7 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,11 +23,11 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// TestSessionEgress runs the probes in a session: the launcher's proxy
-// (with the test resolver), the worker's __confine bridge, the real
-// bubblewrap; a refusal lands in the session's decision log, which is
-// what the shims explain from.
-func TestSessionEgress(t *testing.T) {
+// egressSession opens a session with network = "allow" over the test
+// servers (the launcher's proxy with the test resolver, the worker's
+// __confine bridge, the real bubblewrap) and returns it with a function
+// that runs a script in it as command id (stdout in the workspace).
+func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session, func(script, id string) (string, int)) {
 	f := newFixture(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("skipping: curl is not installed")
@@ -34,6 +37,7 @@ func TestSessionEgress(t *testing.T) {
 	p.Sandbox.Network = policy.NetworkAllow
 	p.Sandbox.AllowDomains = srv.AllowDomains()
 	p.Sandbox.AllowAddresses = srv.AllowAddresses()
+	p.Sandbox.UpstreamProxy = policy.UpstreamNone // whatever this host's HTTPS_PROXY says
 	launch.SessionEgressResolver = egresstest.NewResolver()
 	t.Cleanup(func() { launch.SessionEgressResolver = nil })
 	eg, err := launch.SessionEgress(p, f.ws)
@@ -51,11 +55,11 @@ func TestSessionEgress(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 
-	run := func(script string) (string, int) {
+	run := func(script, id string) (string, int) {
 		t.Helper()
-		out := filepath.Join(f.ws, "out")
+		out := filepath.Join(f.ws, "out-"+id)
 		req := worker.Request{Argv: []string{"/bin/bash", "--noprofile", "--norc", "-c", script + " > " + out},
-			Env: egress.Env(cmdEnv(f.home)), Dir: f.ws}
+			Env: egress.Env(cmdEnv(f.home), id), Dir: f.ws}
 		st, err := worker.Run(context.Background(), s.Socket, req, nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -63,22 +67,145 @@ func TestSessionEgress(t *testing.T) {
 		b, _ := os.ReadFile(out)
 		return string(b), st
 	}
+	return f, srv, s, run
+}
+
+// TestSessionEgress runs the probes in a session; a refusal lands in the
+// session's egress.jsonl under the command's identifier, which is what
+// the shims explain from.
+func TestSessionEgress(t *testing.T) {
+	f, srv, s, run := egressSession(t)
 	if err := os.WriteFile(filepath.Join(f.ws, "probes.sh"), []byte(srv.Script()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, st := run("bash probes.sh")
+	out, st := run("bash probes.sh", egress.NewCommandID())
 	if st != 0 {
 		t.Fatalf("probes: status %d", st)
 	}
 	t.Logf("probes:\n%s", out)
 	egresstest.Check(t, out)
 
-	start := time.Now()
-	if _, st := run("curl -fsS -m 10 http://" + egresstest.Refused + "/"); st == 0 {
-		t.Fatal("refused name reached")
+	// The explanation names the command's own refusal while another
+	// command of the session refuses other names at the same time
+	// (issue #20): the shim reads egress.jsonl by its command's
+	// identifier (egress.ReadActivity, egress.Explain).
+	noisy := egress.NewCommandID()
+	noiseDone := make(chan struct{})
+	go func() {
+		defer close(noiseDone)
+		// Until the test says stop (a bound of its own, so that it
+		// ends even if the test dies first).
+		run("i=0; while [ ! -e stop ] && [ $i -lt 20000 ]; do i=$((i+1)); curl -s -m 5 http://noise$i.test/; done; true", noisy)
+	}()
+	t.Cleanup(func() { <-noiseDone })
+	stop := func() { os.WriteFile(filepath.Join(f.ws, "stop"), nil, 0o644) }
+	defer stop()
+	logPath := filepath.Join(s.Dir, egress.LogName)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if a := egress.ReadActivity(logPath, noisy, time.Time{}); len(a.Own) > 0 {
+			break // the noise is on
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background command's refusals never reached egress.jsonl")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	lines := egress.Explain(egress.Refusals(filepath.Join(s.Dir, egress.LogName), start), 2)
-	if len(lines) != 1 || !strings.Contains(lines[0], "refused.test:80") || !strings.Contains(lines[0], "sandbox.allow_domains") {
-		t.Errorf("explain lines from the session log = %q, want one naming refused.test and sandbox.allow_domains", lines)
+	id := egress.NewCommandID()
+	start := time.Now()
+	if _, st := run("curl -fsS -m 10 http://"+egresstest.Metadata+"/", id); st == 0 {
+		t.Fatal("metadata address reached")
+	}
+	a := egress.ReadActivity(logPath, id, start)
+	lines := egress.Explain(a, "curl -fsS http://"+egresstest.Metadata+"/", 2)
+	if len(lines) != 1 || !strings.Contains(lines[0], egresstest.Metadata+":80") || !strings.Contains(lines[0], "sandbox.allow_addresses") {
+		t.Errorf("explain lines = %q, want one naming %s and sandbox.allow_addresses", lines, egresstest.Metadata)
+	}
+	if other := egress.ReadActivity(logPath, noisy, start); len(other.Own) == 0 {
+		t.Error("no refusal of the background command in the same window: the test proves nothing")
+	}
+	for _, d := range a.Own {
+		if d.Command != id || d.Host != egresstest.Metadata {
+			t.Errorf("attributed to %s: %+v", id, d)
+		}
+	}
+}
+
+// bridgePIDs returns the processes of the session's bridge pair: those
+// whose command line is `... __egress-bridge SOCKET` for its socket.
+func bridgePIDs(t *testing.T, sock string) []int {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) == 3 && args[1] == egress.BridgeCommand && args[2] == sock {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// waitFor polls cond (a safety bound, not a timing assertion).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestSessionEgressBridgeSupervised: a bridge process killed from the
+// host is replaced and the session keeps its network; when the whole
+// pair is killed, connections are refused at once (no hang) and the
+// explanation says the session has no network.
+func TestSessionEgressBridgeSupervised(t *testing.T) {
+	_, srv, s, run := egressSession(t)
+	sock := filepath.Join(s.Dir, egress.SocketName)
+	get := "curl -fsS -m 10 http://" + egresstest.Allowed + ":" + strconv.Itoa(srv.HTTP) + "/"
+	if out, st := run(get, egress.NewCommandID()); st != 0 || out != egresstest.Body {
+		t.Fatalf("before: status %d, %q", st, out)
+	}
+	waitFor(t, "the standby", func() bool { return len(bridgePIDs(t, sock)) == 2 })
+	for round := range 2 { // the server and then (most likely) its replacement's standby
+		pids := bridgePIDs(t, sock)
+		if err := syscall.Kill(pids[round%len(pids)], syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		if out, st := run(get, egress.NewCommandID()); st != 0 || out != egresstest.Body {
+			t.Fatalf("after killing one bridge process (round %d): status %d, %q", round, st, out)
+		}
+		waitFor(t, "a new standby", func() bool {
+			now := bridgePIDs(t, sock)
+			return len(now) == 2 && !slices.Contains(now, pids[round%len(pids)])
+		})
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, egress.BridgeDownName)); err == nil {
+		t.Error("a restart was reported as the bridge gone")
+	}
+
+	for _, pid := range bridgePIDs(t, sock) {
+		syscall.Kill(pid, syscall.SIGSTOP) // neither may restart the other
+	}
+	for _, pid := range bridgePIDs(t, sock) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	waitFor(t, "the bridge reported gone", func() bool {
+		_, err := os.Stat(filepath.Join(s.Dir, egress.BridgeDownName))
+		return err == nil
+	})
+	id := egress.NewCommandID()
+	start := time.Now()
+	if _, st := run(get, id); st != 7 { // curl: failed to connect, at once
+		t.Errorf("without a bridge: curl status %d, want 7 (connection refused)", st)
+	}
+	lines := egress.Explain(egress.ReadActivity(filepath.Join(s.Dir, egress.LogName), id, start), get, 2)
+	if len(lines) != 1 || !strings.Contains(lines[0], "this session has no network any more") {
+		t.Errorf("explain lines = %q, want the session's bridge gone", lines)
 	}
 }

@@ -9,31 +9,46 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// Rules compiles the policy's egress rules.
-func Rules(p *policy.Policy) (*egress.Rules, error) {
-	r, err := egress.NewRules(p.Sandbox.AllowDomains, p.Sandbox.DenyDomains, p.Sandbox.AllowAddresses)
-	if err != nil {
-		return nil, fmt.Errorf("policy: %w", err)
-	}
-	return r, nil
-}
-
 // egressState is the per-command proxy's record of its decisions.
 type egressState struct {
-	mu        sync.Mutex
-	decisions []egress.Decision
+	mu         sync.Mutex
+	decisions  []egress.Decision
+	bridgeDown bool // the sandbox's bridge is gone (egress.Proxy.OnBridge)
 }
 
 // testResolver, when set by a test of this package, replaces DNS.
 var testResolver egress.Resolver
+
+// egressDirPrefix names the per-command proxy's socket directories in
+// the temp dir: lite-sandbox-egress-PID-RANDOM, so that the next shim
+// can remove those of a shim that was killed (SIGKILL runs no cleanup).
+const egressDirPrefix = "lite-sandbox-egress-"
+
+// egressEnv is every per-command addition to a sandboxed command's
+// environment for network = "allow": the proxy variables, carrying this
+// command's identifier (sandbox/egress ident.go) so that the
+// explanation after a failure names this command's refusals, not those
+// of a command running beside it in the session.
+func (s *Shim) egressEnv(env []string) []string {
+	if s.Policy.Sandbox.Network != policy.NetworkAllow {
+		return env
+	}
+	if s.egressID == "" {
+		s.egressID = egress.NewCommandID()
+	}
+	return egress.Env(env, s.egressID)
+}
 
 // startEgress starts this command's proxy in the shim process, on a
 // socket in a fresh private directory, and returns the socket's path and
@@ -43,11 +58,12 @@ func (s *Shim) startEgress() (string, func(), error) {
 	if runtime.GOOS != "linux" {
 		return "", nil, errors.New(`network = "allow" needs Linux (a network namespace for the sandbox)`)
 	}
-	rules, err := Rules(s.Policy)
+	p, err := s.Policy.EgressProxy(os.Getenv)
 	if err != nil {
 		return "", nil, err
 	}
-	dir, err := os.MkdirTemp("", "lite-sandbox-egress-")
+	removeStaleEgressDirs(os.TempDir())
+	dir, err := os.MkdirTemp("", egressDirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", nil, fmt.Errorf("egress proxy: %w", err)
 	}
@@ -60,7 +76,6 @@ func (s *Shim) startEgress() (string, func(), error) {
 	st := &egressState{}
 	seen := egress.NewDedup()
 	s.egress = st
-	p := egress.New(rules)
 	p.Resolver = testResolver
 	p.Record = func(d egress.Decision) {
 		st.mu.Lock()
@@ -70,50 +85,77 @@ func (s *Shim) startEgress() (string, func(), error) {
 			s.auditEgress(d)
 		}
 	}
+	p.OnBridge = func(up bool) { st.mu.Lock(); st.bridgeDown = !up; st.mu.Unlock() }
 	go p.Serve(l)
 	return sock, func() { l.Close(); os.RemoveAll(dir) }, nil
 }
 
-// egressLines explains the refusals of this command's proxy (or, in a
-// session, of the session's proxy since the command started), and git
-// over ssh.
+// removeStaleEgressDirs removes the socket directories of shims that are
+// gone (their PID no longer exists). A reused PID keeps its directory
+// until a later run; a directory of another user is never touched.
+func removeStaleEgressDirs(tmp string) {
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), egressDirPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		ps, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(ps)
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+			continue // not ours (a shared /tmp), whoever runs this
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		}
+	}
+}
+
+// egressLines explains, after a failed command, its refusals by the
+// per-command proxy, or, in a session, those the session's proxy
+// recorded under this command's identifier (egress.Explain).
 func (s *Shim) egressLines() []string {
 	if s.Policy.Sandbox.Network != policy.NetworkAllow {
 		return nil
 	}
-	var refused []egress.Decision
+	var a egress.Activity
 	switch {
 	case s.egress != nil:
 		s.egress.mu.Lock()
-		refused = egress.Since(s.egress.decisions, s.start)
+		a = egress.ActivityOf(s.egress.decisions, s.egressID, s.start)
+		a.BridgeDown = s.egress.bridgeDown
 		s.egress.mu.Unlock()
 	case s.session != nil:
-		refused = egress.Refusals(filepath.Join(s.session.Dir, egress.LogName), s.start)
-	}
-	out := egress.Explain(refused, 2)
-	if len(out) == 0 && usesSSH(s.judged) {
-		out = append(out, `lite-sandbox: git over ssh and ssh are not available with sandbox.network = "allow" (only HTTP(S) and SOCKS5 pass the proxy); use an https:// remote (git -c url."https://github.com/".insteadOf=git@github.com: ...)`)
-	}
-	return out
-}
-
-// usesSSH tells whether a command line likely needed ssh: an scp-like or
-// ssh:// git URL, or ssh itself.
-func usesSSH(cmd string) bool {
-	for _, f := range strings.Fields(cmd) {
-		f = strings.Trim(f, `'"`)
-		switch {
-		case f == "ssh" || f == "scp" || f == "sftp" || strings.HasSuffix(f, "/ssh"):
-			return true
-		case strings.HasPrefix(f, "ssh://") || strings.HasPrefix(f, "git+ssh://"):
-			return true
-		case strings.Contains(f, "@") && strings.Contains(f, ":") && !strings.Contains(f, "://"):
-			return true
+		a = egress.ReadActivity(filepath.Join(s.session.Dir, egress.LogName), s.egressID, s.start)
+		if l := egress.StoppedLine(s.launcherPID()); l != "" {
+			return []string{l}
 		}
 	}
-	// A configured ssh remote (git push) is not visible here; git prints
-	// the hint itself through GIT_SSH_COMMAND (egress.Env).
-	return false
+	return egress.Explain(a, s.judged, 2)
+}
+
+// launcherPID is the pid of the session's launcher (its pid file), or 0.
+func (s *Shim) launcherPID() int {
+	b, err := os.ReadFile(filepath.Join(s.session.Dir, contract.PidName))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	pid, _ := strconv.Atoi(f[0])
+	return pid
 }
 
 // auditEgress writes one proxy decision to the audit log.
@@ -123,7 +165,8 @@ func (s *Shim) auditEgress(d egress.Decision) {
 		return
 	}
 	if err == nil {
-		err = audit.Append(dir, audit.EgressRecord(d.Time, s.Workspace, "", d.Via, egress.HostPort(d.Host, d.Port), d.Allowed, d.Key))
+		err = audit.Append(dir, audit.EgressRecord(audit.Egress{Time: d.Time, Workspace: s.Workspace, CommandID: d.Command,
+			Via: d.Via, HostPort: egress.HostPort(d.Host, d.Port), Addr: d.Addr, Result: d.Result, Key: d.Key}))
 	}
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)

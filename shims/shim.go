@@ -47,6 +47,7 @@ type Shim struct {
 	hostSpec  *sandbox.Spec      // see spec
 	agent     string             // the launched agent, for its command wrapper
 	egress    *egressState       // the per-command proxy's decisions, when network = "allow"
+	egressID  string             // the command's proxy identifier (egressEnv)
 	getenv    func(string) string
 
 	// Inside a session: the lite-sandbox binary and the agent's temp
@@ -284,7 +285,8 @@ func (s *Shim) audit(how string, status int) {
 	}
 	if err == nil {
 		r := audit.Record{Time: s.start, Workspace: s.Workspace, Cwd: s.Cwd, Command: s.judged,
-			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status}
+			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status,
+			CommandID: s.egressID} // joins the command with its connections (network = "allow")
 		if r.Time.IsZero() {
 			r.Time = time.Now()
 		}
@@ -366,8 +368,6 @@ func (s *Shim) execInSession(argv []string) error {
 func (s *Shim) childEnv(env []string) []string {
 	out := s.Policy.Sandbox.FilterEnv(env)
 	out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "SHELL=") })
-	if s.Policy.Sandbox.Network == policy.NetworkAllow {
-		out = egress.Env(out)
-	}
+	out = s.egressEnv(out)
 	return config.WithTmpdir(append(out, "SHELL="+bash()), s.Mode)
 }

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // StartBridge runs inside the sandbox, in `__confine` before the command
@@ -69,26 +67,16 @@ func StartBridge(exe string, env []string) ([]string, error) {
 	return rest, nil
 }
 
-// ServeBridge is `__egress-bridge SOCKET`: it accepts on descriptors 3
-// and 4 and pipes every connection to the proxy socket.
-func ServeBridge(sock string) error {
-	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-	errc := make(chan error, 2)
-	for _, fd := range []uintptr{3, 4} {
-		f := os.NewFile(fd, "egress-listener")
-		l, err := net.FileListener(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("egress bridge: descriptor %d: %w (it is started by __confine, not by hand)", fd, err)
-		}
-		go func() { errc <- Bridge(l, sock) }()
-	}
-	return <-errc
+// Bridge accepts on l and carries every connection to the proxy socket
+// sock, until l is closed. A proxy that stops answering (the launcher
+// stopped with SIGSTOP: its socket still takes connections into the
+// backlog) does not hang the command: see carry.
+func Bridge(l net.Listener, sock string) error {
+	return newHealth(sock).serve(l)
 }
 
-// Bridge accepts on l and pipes every connection to the proxy socket
-// sock, until l is closed.
-func Bridge(l net.Listener, sock string) error {
+// serve accepts on l and carries every connection with h.
+func (h *health) serve(l net.Listener) error {
 	var delay time.Duration
 	for {
 		c, err := l.Accept()
@@ -101,13 +89,6 @@ func Bridge(l net.Listener, sock string) error {
 			continue
 		}
 		delay = 0
-		go func() {
-			up, err := net.Dial("unix", sock)
-			if err != nil {
-				c.Close()
-				return
-			}
-			pipe(c, up)
-		}()
+		go h.carry(c)
 	}
 }

@@ -5,7 +5,6 @@ package egress
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"log"
 	"net"
@@ -17,6 +16,15 @@ import (
 // not news.
 var discardLog = log.New(io.Discard, "", 0)
 
+// PingPath is the bridge's liveness request: GET PingPath (not a proxy
+// request) is answered "ok" by a proxy that is running.
+const PingPath = "/.lite-sandbox/ping"
+
+// BridgePath is the bridge server's presence: the proxy holds the
+// connection, and while none is held the sandbox has no bridge
+// ([Proxy.OnBridge]).
+const BridgePath = "/.lite-sandbox/bridge"
+
 // ErrorHeader marks the proxy's own refusals (curl -v shows it).
 const ErrorHeader = "X-Proxy-Error"
 
@@ -25,6 +33,19 @@ const ErrorHeader = "X-Proxy-Error"
 // request, Hijacker hands over the connection for CONNECT, and
 // http.Transport forwards plain requests through dialChecked.
 func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	r = r.WithContext(withCommand(r.Context(), idFromProxyAuth(r.Header.Get("Proxy-Authorization"))))
+	if r.Method == http.MethodGet && !r.URL.IsAbs() {
+		switch r.URL.Path {
+		case PingPath:
+			// The bridge's liveness check (supervise_linux.go):
+			// answered at once, whatever the rules.
+			io.WriteString(w, "ok\n")
+			return
+		case BridgePath:
+			p.holdBridge(w)
+			return
+		}
+	}
 	if r.Method == http.MethodConnect {
 		p.serveConnect(w, r)
 		return
@@ -102,9 +123,9 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 // policy key, or a dial failure with 502.
 func refuse(w http.ResponseWriter, err error) {
 	var ref *refusal
-	if errors.As(err, &ref) {
+	if errors.As(err, &ref) && !ref.Failed {
 		w.Header().Set(ErrorHeader, "blocked-by-lite-sandbox")
-		http.Error(w, fmt.Sprintf("lite-sandbox: network access to %s was refused: %s (policy key %s)", HostPort(ref.Host, ref.Port), ref.Reason, ref.Key), http.StatusForbidden)
+		http.Error(w, refusalLine(Decision{Host: ref.Host, Port: ref.Port, Key: ref.Key, Reason: ref.Reason, Result: ResultRefused}), http.StatusForbidden)
 		return
 	}
 	http.Error(w, "lite-sandbox egress proxy: "+err.Error(), http.StatusBadGateway)

@@ -4,13 +4,13 @@
 package egress
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -38,17 +38,35 @@ func Listen(path string) (net.Listener, error) {
 	return l, nil
 }
 
-// AppendLog appends d to the log file at path.
-func AppendLog(path string, d Decision) error {
+// The rotation of LogName: the launcher appends with the audit log's
+// rotation (shims/audit.AppendRotated, under an flock), LogMaxBytes per
+// file and LogKeep rotated files beside it.
+const (
+	LogMaxBytes = 4 << 20
+	LogKeep     = 1
+)
+
+// Marshal encodes d as one log line.
+func Marshal(d Decision) ([]byte, error) {
 	b, err := json.Marshal(d)
 	if err != nil {
-		return fmt.Errorf("egress log: %w", err)
+		return nil, fmt.Errorf("egress log: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// AppendLog appends d to the log file at path, without rotation (tests,
+// and callers that keep the file small themselves).
+func AppendLog(path string, d Decision) error {
+	b, err := Marshal(d)
+	if err != nil {
+		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("egress log: %w", err)
 	}
-	_, err = f.Write(append(b, '\n'))
+	_, err = f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -58,65 +76,116 @@ func AppendLog(path string, d Decision) error {
 	return nil
 }
 
-// Refusals returns the refusals in the log at path made at or after
-// since. Commands of a session share its proxy, so a refusal caused by
-// another command running at the same time may show up too; the
-// explanation names the host, which tells them apart for the reader.
-func Refusals(path string, since time.Time) []Decision {
-	b, err := os.ReadFile(filepath.Clean(path))
-	if err != nil {
-		return nil
-	}
-	var out []Decision
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		var d Decision
-		if json.Unmarshal(sc.Bytes(), &d) == nil && !d.Allowed && !d.Time.Before(since) {
-			out = append(out, d)
-		}
-	}
-	return out
+// Activity is what one command did through the proxy.
+type Activity struct {
+	// Own are the connections that carried the command's identifier.
+	Own []Decision
+	// Unattributed are the connections in the command's time window
+	// that carried no identifier: a tool that drops proxy credentials
+	// (Java, some Node agents) may have made them, or any other
+	// command of the session.
+	Unattributed []Decision
+	// BridgeDown is set when the sandbox's bridge is gone: no
+	// connection can reach the proxy.
+	BridgeDown bool
 }
 
-// Explain returns at most max explanation lines for refusals, one per
-// host, each naming the host and the policy key that would let it
-// through.
-func Explain(refusals []Decision, max int) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, d := range refusals {
-		hp := HostPort(d.Host, d.Port)
-		if d.Allowed || seen[hp] || len(out) >= max {
-			continue
-		}
-		seen[hp] = true
-		fix := fmt.Sprintf(`to allow: sandbox.allow_domains += ["%s"] in your config, or --allow-domain %s`, d.Host, d.Host)
-		switch d.Key {
-		case keyDenyDomains:
-			fix = "to allow: remove it from sandbox.deny_domains"
-		case keyAllowAddresses:
-			fix = fmt.Sprintf(`to allow: sandbox.allow_addresses += ["ADDRESS"] in your config (user file only)`)
-		}
-		out = append(out, fmt.Sprintf("lite-sandbox: network access to %s was refused: %s (%s)", hp, d.Reason, fix))
-	}
-	return out
-}
-
-// Since is a helper for callers that keep decisions in memory.
-func Since(ds []Decision, t time.Time) []Decision {
-	var out []Decision
+// ActivityOf sorts decisions (oldest first) made at or after since into
+// the Activity of command id.
+func ActivityOf(ds []Decision, id string, since time.Time) Activity {
+	var a Activity
 	for _, d := range ds {
-		if !d.Time.Before(t) {
-			out = append(out, d)
+		switch {
+		case d.Time.Before(since):
+		case id != "" && d.Command == id:
+			a.Own = append(a.Own, d)
+		case d.Command == "":
+			a.Unattributed = append(a.Unattributed, d)
 		}
 	}
-	return out
+	return a
 }
 
-// Dedup tells the first decision of its kind (allowed or refused, per
-// host and port) from repeats, so that the audit log gets one record per
-// destination of a command or session rather than one per connection of
-// an `npm install`.
+// clockSlack is how far out of time order two records of the log may
+// be: each is stamped before its (flocked) write, so concurrent
+// connections can land slightly out of order.
+const clockSlack = 2 * time.Second
+
+// readCap bounds how much of the log one explanation reads.
+const readCap = 8 << 20
+
+// ReadActivity returns the Activity of command id since since from the
+// session's log at path (and its rotated file), read from the end: the
+// reader stops at the first record older than since (less clockSlack),
+// so a long session's log costs what the command added, not its size.
+func ReadActivity(path, id string, since time.Time) Activity {
+	var ds []Decision
+	budget := readCap
+	for _, name := range []string{path, path + ".1"} {
+		older, n := readTail(filepath.Clean(name), since.Add(-clockSlack), budget, func(d Decision) {
+			ds = append(ds, d)
+		})
+		budget -= n
+		if older || budget <= 0 {
+			break
+		}
+	}
+	slices.Reverse(ds) // readTail goes newest first
+	a := ActivityOf(ds, id, since)
+	_, err := os.Stat(filepath.Join(filepath.Dir(path), BridgeDownName))
+	a.BridgeDown = err == nil
+	return a
+}
+
+// readTail calls fn for the records of the file at name, newest first,
+// until one is older than stop; it reports whether it met one, and how
+// many bytes it read.
+func readTail(name string, stop time.Time, budget int, fn func(Decision)) (bool, int) {
+	f, err := os.Open(name)
+	if err != nil {
+		return false, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, 0
+	}
+	const chunk = 64 << 10
+	end, read := fi.Size(), 0
+	var rest []byte // the start of a line whose beginning is in the next chunk back
+	for end > 0 && read < budget {
+		start := max(end-chunk, 0)
+		buf := make([]byte, end-start, int(end-start)+len(rest))
+		if _, err := f.ReadAt(buf, start); err != nil {
+			return false, read
+		}
+		read += len(buf)
+		buf = append(buf, rest...)
+		lines := bytes.Split(buf, []byte{'\n'})
+		if start > 0 {
+			rest, lines = lines[0], lines[1:]
+		} else {
+			rest = nil
+		}
+		for i := len(lines) - 1; i >= 0; i-- {
+			var d Decision
+			if len(lines[i]) == 0 || json.Unmarshal(lines[i], &d) != nil {
+				continue
+			}
+			if d.Time.Before(stop) {
+				return true, read
+			}
+			fn(d)
+		}
+		end = start
+	}
+	return false, read
+}
+
+// Dedup tells the first connection of its kind (per command, result
+// and destination) from repeats, so that the audit log gets one record
+// per destination of each command rather than one per connection of an
+// `npm install`; the session's egress.jsonl keeps every connection.
 type Dedup struct {
 	mu   sync.Mutex
 	seen map[string]bool
@@ -127,7 +196,7 @@ func NewDedup() *Dedup { return &Dedup{seen: map[string]bool{}} }
 
 // First reports whether d is the first of its kind.
 func (s *Dedup) First(d Decision) bool {
-	k := fmt.Sprintf("%v %s %s", d.Allowed, HostPort(d.Host, d.Port), d.Key)
+	k := fmt.Sprintf("%s %s %s %s", d.Command, d.Result, HostPort(d.Host, d.Port), d.Key)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.seen[k] {

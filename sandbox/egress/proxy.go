@@ -23,18 +23,34 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// Decision is one verdict of the proxy, for the audit log and the
-// explanation after a failed command.
+// The results of one connection.
+const (
+	ResultAllow   = "allow"   // allowed and connected
+	ResultRefused = "refused" // refused by the rules
+	ResultFailed  = "failed"  // allowed, but the name did not resolve or the dial failed
+)
+
+// Decision is the record of one connection through the proxy, for the
+// session's egress.jsonl, the audit log and the explanation after a
+// failed command.
 type Decision struct {
-	Time    time.Time `json:"time"`
-	Host    string    `json:"host"`
-	Port    uint16    `json:"port"`
-	Allowed bool      `json:"allowed"`
-	Addr    string    `json:"addr,omitempty"` // the address dialled
-	Key     string    `json:"key,omitempty"`  // for a refusal: the policy key
-	Reason  string    `json:"reason,omitempty"`
-	Via     string    `json:"via"` // connect, http or socks5
+	Time time.Time `json:"time"`
+	// Command is the identifier of the command that connected, from the
+	// credentials of its proxy variables ([Env]); "" when the client
+	// sent none (a tool that drops proxy credentials, or a proxy
+	// variable the command set itself).
+	Command string `json:"command,omitempty"`
+	Host    string `json:"host"`
+	Port    uint16 `json:"port"`
+	Result  string `json:"result"`         // ResultAllow, ResultRefused or ResultFailed
+	Addr    string `json:"addr,omitempty"` // the address dialled
+	Key     string `json:"key,omitempty"`  // for a refusal: the policy key that would allow it
+	Reason  string `json:"reason,omitempty"`
+	Via     string `json:"via"` // connect, http or socks5
 }
+
+// Refused reports whether the rules refused the connection.
+func (d Decision) Refused() bool { return d.Result == ResultRefused }
 
 // Proxy is the host side of network = "allow". One Unix socket serves
 // both protocols: a connection that starts with byte 5 speaks SOCKS5, any
@@ -43,33 +59,37 @@ type Proxy struct {
 	Rules *Rules
 	// Resolver defaults to net.DefaultResolver.
 	Resolver Resolver
-	// Record, when set, is called for every decision, before the client
-	// hears of it (so that a refusal is on record by the time the command
-	// fails). It must be safe for concurrent use.
+	// Record, when set, is called for every connection, before the
+	// client hears of it (so that a refusal is on record by the time the
+	// command fails). It must be safe for concurrent use.
 	Record func(Decision)
 	// DialTimeout bounds one dial; default 15s.
 	DialTimeout time.Duration
+	// Upstream, when set, is the proxy every allowed connection goes
+	// through (CONNECT), see upstream.go.
+	Upstream *Upstream
+	// OnBridge, when set, hears whether the sandbox's bridge is up (its
+	// presence connection, presence.go); down is reported after a grace
+	// period, so a restart in progress is not reported.
+	OnBridge func(up bool)
+
+	bridgeMu    sync.Mutex
+	bridges     int
+	bridgeGen   int
+	bridgeGrace time.Duration // 0: defaultBridgeGrace (tests shorten it)
 
 	once      sync.Once
-	own       map[netip.Addr]bool
+	hosts     hostCache
 	transport *http.Transport
 	server    *http.Server
 	conns     chan net.Conn
 }
 
-// New returns a proxy over r with the host's own addresses looked up now.
+// New returns a proxy over r.
 func New(r *Rules) *Proxy { return &Proxy{Rules: r} }
 
 func (p *Proxy) init() {
 	p.once.Do(func() {
-		p.own = map[netip.Addr]bool{}
-		if as, err := net.InterfaceAddrs(); err == nil {
-			for _, a := range as {
-				if pn, err := netip.ParsePrefix(a.String()); err == nil {
-					p.own[pn.Addr().Unmap()] = true
-				}
-			}
-		}
 		if p.Resolver == nil {
 			p.Resolver = net.DefaultResolver
 		}
@@ -78,13 +98,15 @@ func (p *Proxy) init() {
 		}
 		p.transport = &http.Transport{
 			// Never the host's own proxy settings: the target is vetted
-			// here and dialled directly.
+			// here and dialled directly (or through Upstream).
 			Proxy: nil,
 			DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
 				return p.dialChecked(ctx, addr, "http")
 			},
-			MaxIdleConnsPerHost: 4,
-			IdleConnTimeout:     30 * time.Second,
+			// One connection per request: a pooled connection would
+			// carry the next command's request unrecorded and under
+			// the first command's name.
+			DisableKeepAlives: true,
 		}
 		p.conns = make(chan net.Conn)
 		p.server = &http.Server{Handler: http.HandlerFunc(p.serveHTTP), ReadHeaderTimeout: 30 * time.Second,
@@ -137,6 +159,9 @@ func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []ne
 	if ref != nil {
 		return name, nil, ref
 	}
+	if !p.Rules.portOK(port) && !p.Rules.portNamed(port) {
+		return name, nil, portRefusal(name, port)
+	}
 	var addrs []netip.Addr
 	if a, err := netip.ParseAddr(name); err == nil {
 		addrs = []netip.Addr{a}
@@ -145,54 +170,98 @@ func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []ne
 		// looked up, so DNS cannot carry data out either.
 		found, err := p.Resolver.LookupNetIP(ctx, "ip", name)
 		if err != nil || len(found) == 0 {
-			return name, nil, &refusal{Host: name, Port: port, Key: keyAllowDomains, Reason: fmt.Sprintf("the name does not resolve (%v)", err)}
+			if err == nil {
+				err = errors.New("no address")
+			}
+			return name, nil, &refusal{Host: name, Port: port, Failed: true,
+				Reason: fmt.Sprintf("the name is allowed but does not resolve on this host (%v)", err)}
 		}
 		addrs = found
 	}
 	var ok []netip.Addr
-	why := ""
+	var last *refusal
+	hosts := p.hosts.get()
 	for _, a := range addrs {
 		a = a.Unmap()
-		if s := special(a, p.own); s != "" && !p.Rules.addrAllowed(a, port) {
-			why = fmt.Sprintf("it resolves to %s, a %s address", a, s)
-			continue
+		switch s := classify(a, hosts); {
+		case p.Rules.addrAllowed(a, port):
+			ok = append(ok, a)
+		case s != "":
+			last = &refusal{Host: name, Port: port, Key: keyAllowAddresses, Reason: fmt.Sprintf("it resolves to %s, %s", a, s)}
+		case !p.Rules.portOK(port):
+			last = portRefusal(name, port)
+		default:
+			ok = append(ok, a)
 		}
-		ok = append(ok, a)
 	}
 	if len(ok) == 0 {
-		return name, nil, &refusal{Host: name, Port: port, Key: keyAllowAddresses, Reason: why}
+		return name, nil, last
 	}
 	return name, ok, nil
 }
 
-// dialChecked vets "host:port" and dials the vetted addresses.
+// dialChecked vets "host:port" and dials the vetted addresses (or the
+// upstream proxy), recording the connection under the command named in
+// ctx.
 func (p *Proxy) dialChecked(ctx context.Context, hostport, via string) (net.Conn, error) {
+	d := Decision{Command: commandOf(ctx), Via: via}
 	host, ps, err := net.SplitHostPort(hostport)
-	if err != nil {
-		return nil, fmt.Errorf("egress proxy: target %q: %w", hostport, err)
-	}
-	port, err := strconv.ParseUint(ps, 10, 16)
-	if err != nil || port == 0 {
-		return nil, fmt.Errorf("egress proxy: target %q: bad port", hostport)
+	port, perr := strconv.ParseUint(ps, 10, 16)
+	if err != nil || perr != nil || port == 0 {
+		d.Host, d.Result, d.Reason = printable(hostport), ResultRefused, "not a host:port target"
+		p.record(d)
+		return nil, &refusal{Host: d.Host, Reason: d.Reason}
 	}
 	name, addrs, ref := p.vet(ctx, host, uint16(port))
+	d.Host, d.Port = name, uint16(port)
+	if ref != nil && name == "" {
+		d.Host = ref.Host
+	}
+	if ref != nil && ref.Failed && p.Upstream != nil && p.Rules.portOK(uint16(port)) {
+		// Not resolvable here: the upstream proxy resolves it (only the
+		// name rules and the ports were vetted; upstream.go).
+		ref = nil
+	}
 	if ref != nil {
-		p.record(Decision{Host: name, Port: uint16(port), Key: ref.Key, Reason: ref.Reason, Via: via})
+		d.Result, d.Key, d.Reason = ResultRefused, ref.Key, ref.Reason
+		if ref.Failed {
+			d.Result = ResultFailed
+		}
+		p.record(d)
 		return nil, ref
 	}
-	d := net.Dialer{Timeout: p.DialTimeout}
+	c, addr, err := p.dial(ctx, name, addrs, uint16(port))
+	d.Addr = addr
+	if err != nil {
+		d.Result, d.Reason = ResultFailed, "dial failed: "+err.Error()
+		p.record(d)
+		return nil, err
+	}
+	d.Result = ResultAllow
+	p.record(d)
+	return c, nil
+}
+
+// dial connects to the first vetted address that answers, or, with an
+// upstream proxy, tunnels to name through it (name resolved upstream
+// when it did not resolve here; addrs then is empty).
+func (p *Proxy) dial(ctx context.Context, name string, addrs []netip.Addr, port uint16) (net.Conn, string, error) {
+	if p.Upstream != nil {
+		c, err := p.Upstream.connect(ctx, HostPort(name, port), p.DialTimeout)
+		return c, "upstream " + p.Upstream.addr, err
+	}
+	dl := net.Dialer{Timeout: p.DialTimeout}
 	var last error
+	tried := ""
 	for _, a := range addrs {
-		ap := netip.AddrPortFrom(a, uint16(port)).String()
-		c, err := d.DialContext(ctx, "tcp", ap)
+		tried = netip.AddrPortFrom(a, port).String()
+		c, err := dl.DialContext(ctx, "tcp", tried)
 		if err == nil {
-			p.record(Decision{Host: name, Port: uint16(port), Allowed: true, Addr: ap, Via: via})
-			return c, nil
+			return c, tried, nil
 		}
 		last = err
 	}
-	p.record(Decision{Host: name, Port: uint16(port), Allowed: true, Reason: "dial failed: " + last.Error(), Via: via})
-	return nil, last
+	return nil, tried, last
 }
 
 func (p *Proxy) record(d Decision) {

@@ -28,7 +28,16 @@ import (
 func startProxy(t *testing.T) (*egresstest.Servers, func(context.Context, string, string) (net.Conn, error), func() []egress.Decision) {
 	dir := t.TempDir()
 	srv := egresstest.Start(t, dir)
-	sock := filepath.Join(dir, "p.sock")
+	p := egress.New(srv.Rules(t))
+	p.Resolver = egresstest.NewResolver()
+	dial, decisions := serve(t, p)
+	return srv, dial, decisions
+}
+
+// serve runs p on a Unix socket and returns a dialer for it and the
+// recorded decisions.
+func serve(t *testing.T, p *egress.Proxy) (func(context.Context, string, string) (net.Conn, error), func() []egress.Decision) {
+	sock := filepath.Join(t.TempDir(), "p.sock")
 	l, err := egress.Listen(sock)
 	if err != nil {
 		t.Fatal(err)
@@ -36,15 +45,13 @@ func startProxy(t *testing.T) (*egresstest.Servers, func(context.Context, string
 	t.Cleanup(func() { l.Close() })
 	var mu sync.Mutex
 	var ds []egress.Decision
-	p := egress.New(srv.Rules(t))
-	p.Resolver = egresstest.NewResolver()
 	p.Record = func(d egress.Decision) { mu.Lock(); ds = append(ds, d); mu.Unlock() }
 	go p.Serve(l)
 	dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, "unix", sock)
 	}
-	return srv, dial, func() []egress.Decision { mu.Lock(); defer mu.Unlock(); return append([]egress.Decision(nil), ds...) }
+	return dial, func() []egress.Decision { mu.Lock(); defer mu.Unlock(); return append([]egress.Decision(nil), ds...) }
 }
 
 func caPool(t *testing.T, srv *egresstest.Servers) *x509.CertPool {
@@ -91,7 +98,7 @@ func TestProxyHTTPAndConnect(t *testing.T) {
 	}
 	refused := 0
 	for _, d := range decisions() {
-		if !d.Allowed {
+		if d.Refused() {
 			refused++
 		}
 	}

@@ -24,6 +24,7 @@ import (
 const (
 	socksVersion  = 5
 	socksNoAuth   = 0
+	socksUserPass = 2 // RFC 1929: carries the command identifier
 	socksNoMethod = 0xff
 	socksConnect  = 1
 
@@ -32,7 +33,6 @@ const (
 	atypIPv6   = 4
 
 	repSuccess        = 0
-	repFailure        = 1
 	repNotAllowed     = 2
 	repHostUnreach    = 4
 	repCmdUnsupported = 7
@@ -47,15 +47,15 @@ func (p *Proxy) serveSOCKS(c net.Conn) {
 		}
 	}()
 	c.SetDeadline(time.Now().Add(30 * time.Second))
-	target, err := socksHandshake(c)
+	target, id, err := socksHandshake(c)
 	if err != nil {
 		return
 	}
-	up, err := p.dialChecked(context.Background(), target, "socks5")
+	up, err := p.dialChecked(withCommand(context.Background(), id), target, "socks5")
 	if err != nil {
 		rep := byte(repHostUnreach)
 		var ref *refusal
-		if errors.As(err, &ref) {
+		if errors.As(err, &ref) && !ref.Failed {
 			rep = repNotAllowed
 		}
 		socksReply(c, rep)
@@ -72,27 +72,67 @@ func (p *Proxy) serveSOCKS(c net.Conn) {
 }
 
 // socksHandshake reads the greeting and the request and returns the
-// target as host:port.
-func socksHandshake(c net.Conn) (string, error) {
+// target as host:port, and the user name when the client
+// authenticated with one (the command identifier, ident.go).
+func socksHandshake(c net.Conn) (string, string, error) {
 	var hdr [2]byte
 	if _, err := io.ReadFull(c, hdr[:]); err != nil {
-		return "", err
+		return "", "", err
 	}
 	methods := make([]byte, hdr[1])
 	if _, err := io.ReadFull(c, methods); err != nil {
-		return "", err
+		return "", "", err
 	}
-	ok := false
+	method := byte(socksNoMethod)
 	for _, m := range methods {
-		ok = ok || m == socksNoAuth
+		// Prefer user/password: it is how the identifier arrives; it
+		// is never checked.
+		if m == socksUserPass || m == socksNoAuth && method == socksNoMethod {
+			method = m
+		}
 	}
-	if !ok {
-		c.Write([]byte{socksVersion, socksNoMethod})
-		return "", errors.New("socks5: no acceptable method")
+	if _, err := c.Write([]byte{socksVersion, method}); err != nil {
+		return "", "", err
 	}
-	if _, err := c.Write([]byte{socksVersion, socksNoAuth}); err != nil {
+	if method == socksNoMethod {
+		return "", "", errors.New("socks5: no acceptable method")
+	}
+	id := ""
+	if method == socksUserPass {
+		var err error
+		if id, err = socksUser(c); err != nil {
+			return "", "", err
+		}
+	}
+	host, err := socksRequest(c)
+	return host, id, err
+}
+
+// socksUser reads an RFC 1929 user/password request and accepts it.
+func socksUser(c net.Conn) (string, error) {
+	var ver [2]byte
+	if _, err := io.ReadFull(c, ver[:]); err != nil {
 		return "", err
 	}
+	user := make([]byte, ver[1])
+	if _, err := io.ReadFull(c, user); err != nil {
+		return "", err
+	}
+	var pl [1]byte
+	if _, err := io.ReadFull(c, pl[:]); err != nil {
+		return "", err
+	}
+	if _, err := io.ReadFull(c, make([]byte, pl[0])); err != nil {
+		return "", err
+	}
+	if _, err := c.Write([]byte{1, 0}); err != nil {
+		return "", err
+	}
+	return string(user), nil
+}
+
+// socksRequest reads the CONNECT request and returns its target.
+func socksRequest(c net.Conn) (string, error) {
 	var req [4]byte
 	if _, err := io.ReadFull(c, req[:]); err != nil {
 		return "", err
@@ -144,5 +184,3 @@ func socksReply(c net.Conn, rep byte) error {
 	_, err := c.Write([]byte{socksVersion, rep, 0, atypIPv4, 0, 0, 0, 0, 0, 0})
 	return err
 }
-
-var _ = repFailure

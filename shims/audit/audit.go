@@ -46,6 +46,13 @@ type Record struct {
 	// Egress is the host:port of a network = "allow" proxy decision
 	// (then Decision is allow or deny and Rule the refusing policy key).
 	Egress string `json:"egress,omitempty"`
+	// EgressResult is allow, refused or failed (allowed, but the name
+	// did not resolve or the dial failed); EgressAddr the address
+	// dialled; CommandID the identifier of the command that connected
+	// (sandbox/egress: from its proxy credentials), "" when unknown.
+	EgressResult string `json:"egress_result,omitempty"`
+	EgressAddr   string `json:"egress_addr,omitempty"`
+	CommandID    string `json:"command_id,omitempty"`
 }
 
 // Dir returns the directory of the log.
@@ -110,14 +117,31 @@ func LastSession(recs []Record) string {
 	return ""
 }
 
-// EgressRecord is the record of one decision of the network = "allow"
-// proxy: via is connect, http or socks5; key the policy key of a
-// refusal.
-func EgressRecord(t time.Time, workspace, session, via, hostport string, allowed bool, key string) Record {
-	r := Record{Time: t, Session: session, Workspace: workspace, Command: "(network " + via + ") " + hostport,
-		Egress: hostport, Decision: "allow", Sandbox: "egress", Status: -1}
-	if !allowed {
-		r.Decision, r.Rule = "deny", key
+// Egress is one connection of the network = "allow" proxy, as
+// [EgressRecord] records it.
+type Egress struct {
+	Time               time.Time
+	Workspace, Session string
+	CommandID          string
+	Via                string // connect, http or socks5
+	HostPort, Addr     string
+	Result             string // allow, refused or failed
+	Key                string // the refusing policy key
+}
+
+// EgressRecord is the record of one connection of the network = "allow"
+// proxy: Decision deny for a refusal (Rule the policy key), allow
+// otherwise, with the result and the address dialled.
+func EgressRecord(e Egress) Record {
+	r := Record{Time: e.Time, Session: e.Session, Workspace: e.Workspace, Command: "(network " + e.Via + ") " + e.HostPort,
+		Egress: e.HostPort, Decision: "allow", Sandbox: "egress", Status: -1,
+		EgressResult: e.Result, EgressAddr: e.Addr, CommandID: e.CommandID}
+	switch e.Result {
+	case "refused":
+		r.Decision, r.Rule = "deny", e.Key
+	case "failed":
+		// Allowed, but it did not connect: `lite-sandbox log` shows it.
+		r.Command += " (failed)"
 	}
 	return r
 }

@@ -35,7 +35,20 @@ const lockName = "audit.lock"
 // appendRecord writes one encoded record (a whole line) to the log in
 // dir, rotating it when it has grown past maxBytes.
 func appendRecord(dir string, line []byte) error {
-	lock, err := openCreate(dir, lockName, os.O_RDWR)
+	return appendRotated(dir, FileName, lockName, line, maxBytes, keepRotated)
+}
+
+// AppendRotated appends line (a whole line) to the log file at path the
+// way the audit log is written: under an exclusive flock on path+".lock",
+// rotated to path.1 ... path.keep when it has grown past maxSize. The
+// session's egress.jsonl is written with it (sandbox/egress reads it).
+func AppendRotated(path string, line []byte, maxSize int64, keep int) error {
+	dir, name := filepath.Split(path)
+	return appendRotated(filepath.Clean(dir), name, name+".lock", line, maxSize, keep)
+}
+
+func appendRotated(dir, name, lockFile string, line []byte, maxSize int64, keep int) error {
+	lock, err := openCreate(dir, lockFile, os.O_RDWR)
 	if err != nil {
 		return err
 	}
@@ -43,7 +56,7 @@ func appendRecord(dir string, line []byte) error {
 	if err := lockExclusive(lock); err != nil {
 		return err
 	}
-	f, err := openCreate(dir, FileName, os.O_WRONLY|os.O_APPEND)
+	f, err := openCreate(dir, name, os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return err
 	}
@@ -58,17 +71,16 @@ func appendRecord(dir string, line []byte) error {
 	if err != nil {
 		return err
 	}
-	if size >= maxBytes {
-		return rotate(dir)
+	if size >= maxSize {
+		return rotate(filepath.Join(dir, name), keep)
 	}
 	return nil
 }
 
-// rotate shifts audit.jsonl to audit.jsonl.1, .1 to .2 and so on,
+// rotate shifts base (audit.jsonl) to base.1, .1 to .2 and so on,
 // dropping the oldest. The caller holds the lock.
-func rotate(dir string) error {
-	keep := max(keepRotated, 1)
-	base := filepath.Join(dir, FileName)
+func rotate(base string, keep int) error {
+	keep = max(keep, 1)
 	os.Remove(base + "." + strconv.Itoa(keep))
 	for i := keep - 1; i >= 1; i-- {
 		err := os.Rename(base+"."+strconv.Itoa(i), base+"."+strconv.Itoa(i+1))

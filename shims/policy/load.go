@@ -173,6 +173,8 @@ type layer struct {
 		AllowDomains   []string `toml:"allow_domains"`
 		DenyDomains    []string `toml:"deny_domains"`
 		AllowAddresses []string `toml:"allow_addresses"`
+		AllowPorts     []int    `toml:"allow_ports"`
+		UpstreamProxy  *string  `toml:"upstream_proxy"`
 	} `toml:"sandbox"`
 	Shell struct {
 		MaxDepth *int     `toml:"max_depth"`

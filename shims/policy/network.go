@@ -43,6 +43,30 @@ func (p *Policy) applyNetwork(l *layer, project bool, loosen func(key, why strin
 	if project && len(l.Sandbox.AllowAddresses) > 0 {
 		return loosen("sandbox.allow_addresses", "only your own file may let the sandbox reach local or private addresses")
 	}
+	if project && len(l.Sandbox.AllowPorts) > 0 {
+		return loosen("sandbox.allow_ports", "only your own file may open more ports")
+	}
+	if project && l.Sandbox.UpstreamProxy != nil {
+		// A repository must not route the sandbox's traffic through a
+		// proxy of its choosing (which would see every name it reaches).
+		return loosen("sandbox.upstream_proxy", "only your own file may name an upstream proxy")
+	}
+	for i, v := range l.Sandbox.AllowPorts {
+		if err := egress.CheckPort(v); err != nil {
+			return l.errAt(fmt.Sprintf("sandbox.allow_ports: %v", err), "allow_ports", i)
+		}
+		if !slices.Contains(p.Sandbox.AllowPorts, v) {
+			p.Sandbox.AllowPorts = append(p.Sandbox.AllowPorts, v)
+		}
+	}
+	if u := l.Sandbox.UpstreamProxy; u != nil {
+		if *u != UpstreamNone && *u != "" {
+			if _, err := egress.ParseUpstream(*u); err != nil {
+				return l.errAt(err.Error(), "upstream_proxy")
+			}
+		}
+		p.Sandbox.UpstreamProxy = *u
+	}
 	for _, f := range []struct {
 		key string
 		src []string
@@ -66,6 +90,36 @@ func (p *Policy) applyNetwork(l *layer, project bool, loosen func(key, why strin
 	}
 	p.Sandbox.AllowAddresses = appendNew(p.Sandbox.AllowAddresses, l.Sandbox.AllowAddresses...)
 	return nil
+}
+
+// UpstreamNone as sandbox.upstream_proxy chains to no proxy, whatever
+// the host's HTTPS_PROXY says.
+const UpstreamNone = "none"
+
+// EgressProxy returns the network = "allow" proxy of the policy: its
+// rules, and the upstream proxy (sandbox.upstream_proxy, or the host's
+// own HTTPS_PROXY read through getenv: honoured on the host side only,
+// never inside the sandbox). The per-command proxy (shims) and the
+// session's (launch) are both built here.
+func (p *Policy) EgressProxy(getenv func(string) string) (*egress.Proxy, error) {
+	sb := p.Sandbox
+	rules, err := egress.Compile(egress.Config{AllowDomains: sb.AllowDomains, DenyDomains: sb.DenyDomains,
+		AllowAddresses: sb.AllowAddresses, AllowPorts: sb.AllowPorts})
+	if err != nil {
+		return nil, fmt.Errorf("policy: %w", err)
+	}
+	px := egress.New(rules)
+	switch sb.UpstreamProxy {
+	case UpstreamNone:
+	case "":
+		px.Upstream, err = egress.UpstreamFromEnv(getenv)
+	default:
+		px.Upstream, err = egress.ParseUpstream(sb.UpstreamProxy)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("policy: sandbox.upstream_proxy: %w", err)
+	}
+	return px, nil
 }
 
 // AllowDomainsFlag adds names given on the command line (--allow-domain),

@@ -27,7 +27,14 @@ func TestNetworkLayers(t *testing.T) {
 		{"project off to allow", "[sandbox]\nnetwork = \"off\"\n", "[sandbox]\nnetwork = \"allow\"\n", "sandbox.network: a project file may only tighten"},
 		{"project adds a name", "", "[sandbox]\nallow_domains = [\"evil.example\"]\n", "sandbox.allow_domains: a project file may only tighten"},
 		{"project adds an address", "", "[sandbox]\nallow_addresses = [\"169.254.169.254\"]\n", "sandbox.allow_addresses: a project file may only tighten"},
-		{"bad pattern", "[sandbox]\nallow_domains = [\"*\"]\n", "", "is not a domain name"},
+		{"bad pattern", "[sandbox]\nallow_domains = [\"**\"]\n", "", "is not a domain name"},
+		{"user any public", "[sandbox]\nallow_domains = [\"*\"]\n", "", ""},
+		{"user ports and upstream", "[sandbox]\nallow_ports = [8443, 22]\nupstream_proxy = \"http://proxy.corp.test:8080\"\n", "", ""},
+		{"project adds a port", "", "[sandbox]\nallow_ports = [22]\n", "sandbox.allow_ports: a project file may only tighten"},
+		{"project names an upstream", "", "[sandbox]\nupstream_proxy = \"http://evil.test:3128\"\n", "sandbox.upstream_proxy: a project file may only tighten"},
+		{"project removes the upstream", "", "[sandbox]\nupstream_proxy = \"none\"\n", "sandbox.upstream_proxy: a project file may only tighten"},
+		{"bad port", "[sandbox]\nallow_ports = [0]\n", "", "is not a TCP port"},
+		{"bad upstream", "[sandbox]\nupstream_proxy = \"socks5://p:1\"\n", "", "want http://"},
 		{"bad address", "[sandbox]\nallow_addresses = [\"localhost\"]\n", "", "is not an IP address"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,9 +56,46 @@ func TestNetworkLayers(t *testing.T) {
 			if tc.name == "user allow" && (!slices.Contains(p.Sandbox.AllowDomains, "example.com") || len(p.Sandbox.AllowAddresses) != 2) {
 				t.Errorf("user lists not merged: %v %v", p.Sandbox.AllowDomains, p.Sandbox.AllowAddresses)
 			}
+			if tc.name == "user ports and upstream" {
+				px, err := p.EgressProxy(noenv)
+				if err != nil || p.Sandbox.UpstreamProxy != "http://proxy.corp.test:8080" || px.Upstream == nil ||
+					!slices.Equal(p.Sandbox.AllowPorts, []int{8443, 22}) {
+					t.Errorf("ports %v, upstream %q (%v, %v)", p.Sandbox.AllowPorts, p.Sandbox.UpstreamProxy, px, err)
+				}
+			}
 			if tc.name == "project open to allow" && !slices.Contains(p.Sandbox.DenyDomains, "github.com") {
 				t.Errorf("deny_domains not merged: %v", p.Sandbox.DenyDomains)
 			}
 		})
+	}
+}
+
+// TestEgressProxyUpstream: unset, the upstream is the host's own
+// HTTPS_PROXY; "none" ignores it; a URL replaces it.
+func TestEgressProxyUpstream(t *testing.T) {
+	env := func(k string) string {
+		if k == "HTTPS_PROXY" {
+			return "http://host-proxy.test:8080"
+		}
+		return ""
+	}
+	for _, tc := range []struct{ set, want string }{
+		{"", "http://host-proxy.test:8080"},
+		{UpstreamNone, ""},
+		{"http://u:p@mine.test:3128", "http://mine.test:3128"},
+	} {
+		p := Default()
+		p.Sandbox.UpstreamProxy = tc.set
+		px, err := p.EgressProxy(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if px.Upstream != nil {
+			got = px.Upstream.String()
+		}
+		if got != tc.want {
+			t.Errorf("upstream_proxy %q: %q, want %q", tc.set, got, tc.want)
+		}
 	}
 }

@@ -41,6 +41,13 @@ type Sandbox struct {
 	// name may resolve to although they are loopback, private,
 	// link-local or the host's own. Only the user's file may set it.
 	AllowAddresses []string `toml:"allow_addresses"`
+	// AllowPorts are the ports, beyond 80 and 443, that allowed names
+	// may be reached on. Only the user's file may set it.
+	AllowPorts []int `toml:"allow_ports"`
+	// UpstreamProxy is the proxy the egress proxy chains to
+	// (http://[user:password@]host:port), "none" for none; unset, the
+	// host's own HTTPS_PROXY is used. Only the user's file may set it.
+	UpstreamProxy string `toml:"upstream_proxy"`
 	// System lists host directories mounted read-only at the same path.
 	System []string `toml:"system"`
 	// Etc lists entries of /etc that are visible (read-only); the rest of
@@ -228,6 +235,7 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.AllowDomains = slices.Clone(p.Sandbox.AllowDomains)
 	c.Sandbox.DenyDomains = slices.Clone(p.Sandbox.DenyDomains)
 	c.Sandbox.AllowAddresses = slices.Clone(p.Sandbox.AllowAddresses)
+	c.Sandbox.AllowPorts = slices.Clone(p.Sandbox.AllowPorts)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
 	c.Agent.Write = slices.Clone(p.Agent.Write)
 	c.Agent.Read = slices.Clone(p.Agent.Read)
