@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(escapeProbeEnv); spec != "" {
 		os.Exit(escapeProbe(spec))
 	}
+	if filepath.Base(os.Args[0]) == fsmonName {
+		os.Exit(fsmonProbe())
+	}
 	dir, err := os.MkdirTemp("", "lite-sandbox-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -529,3 +529,64 @@ func TestRingIPC(t *testing.T) {
 		}
 	})
 }
+
+// fsmonName is the name under which this test binary acts as a
+// repository's core.fsmonitor program (class 47): it runs the route
+// probe with the spec in the file beside it.
+const fsmonName = "fsmon-probe"
+
+// fsmonProbe is TestMain's entry for fsmonName.
+func fsmonProbe() int {
+	b, err := os.ReadFile(os.Args[0] + ".spec")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return ringProbe(string(b))
+}
+
+// TestRingGit: a program a repository names (core.fsmonitor, here a
+// binary, so no shell is involved) and that the agent's own git runs
+// (Claude's start-up git status) runs in the command sandbox, not in the
+// ring (class 47): git in the ring is the shim. The control: the same
+// git status on the host runs it on the host.
+func TestRingGit(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		e.sentinel()
+		if out, err := exec.Command("git", "init", "-q", e.ws).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v: %s", err, out)
+		}
+		prog := filepath.Join(e.ws, fsmonName)
+		b, err := os.ReadFile(probeBinary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(prog, b, 0o755)
+		spec := func(name string) {
+			os.WriteFile(prog+".spec", []byte(strings.Join([]string{e.home, e.ws, filepath.Dir(e.ws), name}, "\n")), 0o644)
+		}
+		if out, err := exec.Command("git", "-C", e.ws, "config", "core.fsmonitor", prog).CombinedOutput(); err != nil {
+			t.Fatalf("git config: %v: %s", err, out)
+		}
+		if e.cred != nil {
+			e.unprivileged()
+		}
+		spec("git-host")
+		host := exec.Command("git", "status", "--short")
+		host.Dir = e.ws
+		host.Env = append(append([]string{}, e.vars...), "GIT_CONFIG_GLOBAL=/dev/null")
+		e.credential(host)
+		if out, err := host.CombinedOutput(); err != nil {
+			t.Fatalf("git status on the host: %v\n%s", err, out)
+		}
+		if why := e.sandboxed("git-host"); !strings.Contains(why, "PID 1") {
+			t.Fatalf("the host's git did not run the fsmonitor on the host (the control): %q (facts %v)", why, e.probeFacts("git-host"))
+		}
+		spec("git-ring")
+		out, errs, code := e.launch("exec", nil, "/usr/bin/git", "status", "--short")
+		if code != 0 {
+			t.Logf("git status in the ring: exit %d\n%s\n%s", code, out, errs)
+		}
+		e.checkProbe("git-ring", out, errs)
+	})
+}
