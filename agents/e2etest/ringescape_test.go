@@ -122,6 +122,10 @@ func probeDaemon(s probeSpec, f map[string]string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	if s.Args["hold"] != "" {
+		// Until the test kills the launcher.
+		time.Sleep(60 * time.Second)
+	}
 }
 
 // daemonChild writes its pid, then tries for a few seconds to write the
@@ -338,6 +342,65 @@ func TestRingDaemon(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRingLauncherKilled: a launcher killed with SIGKILL takes every
+// process of its ring with it, the one that made a session of its own
+// too (class 41). The control: the daemon ran before the kill.
+func TestRingLauncherKilled(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		args := map[string]string{"alive": filepath.Join(e.ws, "daemon-alive"), "plant": filepath.Join(e.ws, ".envrc"), "hold": "1"}
+		b, _ := json.Marshal(probeSpec{Mode: "daemon", Out: filepath.Join(e.ws, ".probe-held.json"), Args: args})
+		cmd := exec.Command(binary, "launch", "--sandbox", "on", "exec", "--", probeBinary)
+		cmd.Dir = e.ws
+		cmd.Env = append(append([]string{}, e.vars...), escapeProbeEnv+"="+string(b))
+		e.credential(cmd)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Wait()
+		for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(args["alive"]); err == nil {
+				break
+			}
+			if time.Now().After(end) {
+				cmd.Process.Kill()
+				t.Fatal("the daemon never ran (the control)")
+			}
+		}
+		if len(ringSurvivors(args["plant"])) == 0 {
+			t.Fatal("the ring's processes are not found on the host (the control)")
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		var left []string
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if left = ringSurvivors(args["plant"]); len(left) == 0 {
+				break
+			}
+		}
+		if len(left) > 0 {
+			t.Errorf("ring processes outlived the killed launcher: %v", left)
+		}
+		// The placeholder of .envrc may stay behind, empty, until the
+		// next sandbox of the workspace removes it; nothing is in it.
+		time.Sleep(300 * time.Millisecond)
+		if b, err := os.ReadFile(args["plant"]); err == nil && len(b) > 0 {
+			t.Errorf("a ring process wrote %s after the launcher was killed: %q", args["plant"], b)
+		}
+	})
+}
+
+// ringSurvivors lists the host's processes whose environment names
+// marker (the probe and its daemon carry it in their spec).
+func ringSurvivors(marker string) []string {
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), marker) && strings.Contains(string(b), escapeProbeEnv) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func readFile(t *testing.T, p string) string {
