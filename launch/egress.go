@@ -14,9 +14,9 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// SessionEgressResolver, when set (tests), replaces DNS for the proxies
-// of sessions opened afterwards.
-var SessionEgressResolver egress.Resolver
+// sessionEgressResolver, when set (tests, through export_test.go),
+// replaces DNS for the proxies of sessions opened afterwards.
+var sessionEgressResolver egress.Resolver
 
 // SessionEgress returns the [Options.Egress] of a session with network
 // = "allow": the launcher's proxy, on egress.sock in the session
@@ -27,7 +27,7 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
-	res := SessionEgressResolver
+	res := sessionEgressResolver
 	return func(dir string) (string, func(), error) {
 		sock := filepath.Join(dir, egress.SocketName)
 		l, err := egress.Listen(sock)

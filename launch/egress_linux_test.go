@@ -34,8 +34,7 @@ func TestSessionEgress(t *testing.T) {
 	p.Sandbox.Network = policy.NetworkAllow
 	p.Sandbox.AllowDomains = srv.AllowDomains()
 	p.Sandbox.AllowAddresses = srv.AllowAddresses()
-	launch.SessionEgressResolver = egresstest.NewResolver()
-	t.Cleanup(func() { launch.SessionEgressResolver = nil })
+	launch.SetSessionEgressResolver(t, egresstest.NewResolver())
 	eg, err := launch.SessionEgress(p, f.ws)
 	if err != nil {
 		t.Fatal(err)

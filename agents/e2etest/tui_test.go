@@ -154,12 +154,6 @@ func (u *tui) finish(want int) {
 	}
 }
 
-// waitFile waits until the workspace file rel exists.
-func (e *env) waitFile(u *tui, rel string) {
-	e.t.Helper()
-	u.waitFor(rel+" in the workspace", e.fileExists(rel))
-}
-
 func (e *env) fileExists(rel string) func() bool {
 	return func() bool { _, err := os.Stat(filepath.Join(e.ws, rel)); return err == nil }
 }

@@ -95,7 +95,7 @@ func Explain(refusals []Decision, max int) []string {
 		case keyDenyDomains:
 			fix = "to allow: remove it from sandbox.deny_domains"
 		case keyAllowAddresses:
-			fix = fmt.Sprintf(`to allow: sandbox.allow_addresses += ["ADDRESS"] in your config (user file only)`)
+			fix = `to allow: sandbox.allow_addresses += ["ADDRESS"] in your config (user file only)`
 		}
 		out = append(out, fmt.Sprintf("lite-sandbox: network access to %s was refused: %s (%s)", hp, d.Reason, fix))
 	}

@@ -447,7 +447,7 @@ func checkRelPath(key, v string) error {
 	case strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~"):
 		return fmt.Errorf("%s: %q must be relative to the workspace", key, v)
 	case slices.Contains(strings.Split(v, "/"), ".."):
-		return fmt.Errorf("%s: %q must not contain ..", key, v)
+		return fmt.Errorf("%s: %q must not contain a \"..\" component", key, v)
 	}
 	return nil
 }

@@ -286,7 +286,7 @@ func TestProtectLayers(t *testing.T) {
 		{"project shares a cache", "[sandbox]\nshared_caches = [\"~/go/pkg/mod\"]\n", "sandbox.shared_caches: a project file may only tighten"},
 		{"project adds a tool", "[sandbox]\ntools = [\"~\"]\n", "sandbox.tools: a project file may only tighten"},
 		{"absolute protect", "[sandbox]\nprotect = [\"/etc/x\"]\n", "must be relative to the workspace"},
-		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", "must not contain .."},
+		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", `must not contain a ".." component`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := t.TempDir()
