@@ -299,6 +299,18 @@ func waitProcs(t *testing.T, n int, args ...string) {
 	t.Fatalf("%d processes with %q on the host (%v), want %d", len(got), args, got, n)
 }
 
+// waitExists waits until path exists, and fails the test after a
+// deadline rather than hang until go test's own timeout.
+func waitExists(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if exists(path) {
+			return
+		}
+	}
+	t.Fatalf("%s did not appear within 30 s", path)
+}
+
 // running reports whether pid runs (exists and is no zombie).
 func running(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

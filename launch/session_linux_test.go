@@ -136,11 +136,44 @@ func TestNoZombies(t *testing.T) {
 			t.Fatal(st)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
-	out, _ := f.run(t, s, `grep -l '^State:[[:space:]]*Z' /proc/[0-9]*/status 2>/dev/null | wc -l`)
-	if strings.TrimSpace(out) != "0" {
-		t.Errorf("%s zombies in the sandbox", strings.TrimSpace(out))
+	// Until the orphans have exited there is nothing to reap; once they
+	// have, none may stay a zombie. Poll both, up to a deadline (a loaded
+	// machine is slow, never wrong).
+	if got := waitProcCount(t, f, s, func(live, zombies int) bool { return live == 0 && zombies == 0 }); got != "0 0" {
+		t.Errorf("live sleeps and zombies in the sandbox after 10 s: %q, want 0 0", got)
 	}
+	// Positive control: the count sees a zombie when there is one (a
+	// child that its parent, exec'd into sleep, never waits for).
+	if _, st := f.run(t, s, `(sh -c 'sleep 0 & exec sleep 3' &)`); st != 0 {
+		t.Fatal(st)
+	}
+	if got := waitProcCount(t, f, s, func(_, zombies int) bool { return zombies > 0 }); strings.HasSuffix(got, " 0") {
+		t.Errorf("control: no zombie seen in 10 s (%q): the count is blind", got)
+	}
+}
+
+// waitProcCount runs a count of the sandbox's live sleep processes and
+// zombies ("LIVE ZOMBIES") until done accepts it or 10 s have passed, and
+// returns the last count.
+func waitProcCount(t *testing.T, f *fixture, s *launch.Session, done func(live, zombies int) bool) string {
+	t.Helper()
+	const count = `live=0 zombies=0
+		for f in /proc/[0-9]*/status; do
+			st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "$f" 2>/dev/null)
+			name=$(sed -n 's/^Name:[[:space:]]*//p' "$f" 2>/dev/null)
+			if [ "$st" = Z ]; then zombies=$((zombies+1)); elif [ "$name" = sleep ]; then live=$((live+1)); fi
+		done
+		echo "$live $zombies"`
+	var out string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		out, _ = f.run(t, s, count)
+		out = strings.TrimSpace(out)
+		var live, zombies int
+		if _, err := fmt.Sscan(out, &live, &zombies); err == nil && done(live, zombies) {
+			return out
+		}
+	}
+	return out
 }
 
 // TestIsolation: a command sees neither the session directory nor any
@@ -224,9 +257,7 @@ func TestSIGINTToClient(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for !exists(filepath.Join(f.ws, "started")) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitExists(t, filepath.Join(f.ws, "started"))
 	t0 := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
@@ -334,9 +365,7 @@ func TestWorkerKilled(t *testing.T) {
 		_, err := worker.Run(context.Background(), s.Socket, f.request("touch started; sleep 100"), nil, nil, nil)
 		res <- err
 	}()
-	for !exists(filepath.Join(f.ws, "started")) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitExists(t, filepath.Join(f.ws, "started"))
 	t0 := time.Now()
 	syscall.Kill(workerPID(t, o), syscall.SIGKILL)
 	select {
@@ -421,9 +450,7 @@ func TestExec(t *testing.T) {
 		st, _ := launch.Exec(context.Background(), s, []string{"/bin/sh", "-c", `trap "exit 42" TERM; touch ` + ready + `; while :; do sleep 0.01; done`}, nil, nil, nil)
 		res <- st
 	}()
-	for !exists(ready) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitExists(t, ready)
 	syscall.Kill(os.Getpid(), syscall.SIGTERM)
 	select {
 	case st := <-res:
