@@ -82,6 +82,7 @@ func TestSessionDir(t *testing.T) {
 
 // TestTmpPersists: /tmp belongs to the session, not to one command.
 func TestTmpPersists(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	if _, st := f.run(t, s, "echo kept > /tmp/x"); st != 0 {
@@ -100,6 +101,7 @@ func TestTmpPersists(t *testing.T) {
 // `&`, nohup, setsid) keep running for the next commands, and end with
 // the session.
 func TestBackgroundLivesWithSession(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	m := randomMarker()
@@ -129,6 +131,7 @@ func TestBackgroundLivesWithSession(t *testing.T) {
 // TestNoZombies: orphans of finished commands are reaped (by bwrap's
 // init, PID 1 of the sandbox), so they do not pile up.
 func TestNoZombies(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	for range 3 {
@@ -140,7 +143,7 @@ func TestNoZombies(t *testing.T) {
 	// have, none may stay a zombie. Poll both, up to a deadline (a loaded
 	// machine is slow, never wrong).
 	if got := waitProcCount(t, f, s, func(live, zombies int) bool { return live == 0 && zombies == 0 }); got != "0 0" {
-		t.Errorf("live sleeps and zombies in the sandbox after 10 s: %q, want 0 0", got)
+		t.Errorf("live sleeps and zombies in the sandbox after %v: %q, want 0 0", hangGuard, got)
 	}
 	// Positive control: the count sees a zombie when there is one (a
 	// child that its parent, exec'd into sleep, never waits for).
@@ -148,13 +151,13 @@ func TestNoZombies(t *testing.T) {
 		t.Fatal(st)
 	}
 	if got := waitProcCount(t, f, s, func(_, zombies int) bool { return zombies > 0 }); strings.HasSuffix(got, " 0") {
-		t.Errorf("control: no zombie seen in 10 s (%q): the count is blind", got)
+		t.Errorf("control: no zombie seen in %v (%q): the count is blind", hangGuard, got)
 	}
 }
 
 // waitProcCount runs a count of the sandbox's live sleep processes and
-// zombies ("LIVE ZOMBIES") until done accepts it or 10 s have passed, and
-// returns the last count.
+// zombies ("LIVE ZOMBIES") until done accepts it or the hang guard has
+// passed, and returns the last count.
 func waitProcCount(t *testing.T, f *fixture, s *launch.Session, done func(live, zombies int) bool) string {
 	t.Helper()
 	const count = `live=0 zombies=0
@@ -165,7 +168,7 @@ func waitProcCount(t *testing.T, f *fixture, s *launch.Session, done func(live, 
 		done
 		echo "$live $zombies"`
 	var out string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(hangGuard); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		out, _ = f.run(t, s, count)
 		out = strings.TrimSpace(out)
 		var live, zombies int
@@ -179,6 +182,7 @@ func waitProcCount(t *testing.T, f *fixture, s *launch.Session, done func(live, 
 // TestIsolation: a command sees neither the session directory nor any
 // descriptor beyond its stdio, and cannot look into the worker.
 func TestIsolation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	out, st := f.run(t, s, "exec ls /proc/self/fd")
@@ -214,6 +218,7 @@ func TestIsolation(t *testing.T) {
 // TestStatusAndStdio: exit by signal is 128+N; the command writes to the
 // caller's own file and reads the caller's own pipe.
 func TestStatusAndStdio(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	for script, want := range map[string]int{"exit 7": 7, "kill -TERM $$": 143, "kill -KILL $$": 137, "kill -INT $$": 130} {
@@ -247,6 +252,7 @@ func TestStatusAndStdio(t *testing.T) {
 // TestSIGINTToClient: SIGINT to the shim side (a separate client process,
 // as the shim will be) stops the command.
 func TestSIGINTToClient(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	argv, _ := json.Marshal([]string{"/bin/bash", "-c", "echo started > started; sleep 100; echo not reached"})
@@ -268,7 +274,7 @@ func TestSIGINTToClient(t *testing.T) {
 			t.Errorf("client exit status %d, want 130", code)
 		}
 		t.Logf("stopped %v after SIGINT", time.Since(t0))
-	case <-time.After(3 * time.Second):
+	case <-time.After(hangGuard):
 		cmd.Process.Kill()
 		t.Fatal("the command did not stop on SIGINT")
 	}
@@ -277,6 +283,7 @@ func TestSIGINTToClient(t *testing.T) {
 // TestOwnerKilled: when the session's owner is SIGKILLed, nothing of its
 // sandbox survives, and the next Open removes its directory.
 func TestOwnerKilled(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := randomMarker()
 	cmd := exec.Command(os.Args[0])
@@ -295,7 +302,7 @@ func TestOwnerKilled(t *testing.T) {
 	cmd.Process.Kill()
 	cmd.Wait()
 	for len(procsWith("sleep", m)) > 0 {
-		if time.Since(t0) > 5*time.Second {
+		if time.Since(t0) > hangGuard {
 			t.Fatalf("sandboxed processes %v survive their session's owner", procsWith("sleep", m))
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -314,6 +321,7 @@ func TestOwnerKilled(t *testing.T) {
 // TestConcurrentClients: 50 commands at once, each with its own output
 // and status.
 func TestConcurrentClients(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.open(t)
 	const n = 50
@@ -353,6 +361,7 @@ func TestConcurrentClients(t *testing.T) {
 // waiting client ErrWorkerDied within a second, and the session restarts
 // it (with a fresh sandbox).
 func TestWorkerKilled(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	o := f.options(t)
 	s, err := launch.Open(context.Background(), o)
@@ -374,7 +383,7 @@ func TestWorkerKilled(t *testing.T) {
 			t.Errorf("Run: %v, want ErrWorkerDied", err)
 		}
 		t.Logf("client got %q after %v", err, time.Since(t0))
-	case <-time.After(5 * time.Second): // a hang guard; scripts/bench owns timings
+	case <-time.After(hangGuard): // scripts/bench owns timings
 		t.Fatal("the client hangs after the worker died")
 	}
 	// The next command waits in the socket's backlog for the restarted
@@ -393,6 +402,7 @@ func TestWorkerKilled(t *testing.T) {
 // TestStartFailure: a worker that cannot start makes Open fail with its
 // log, and leaves nothing behind.
 func TestStartFailure(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	o := f.options(t)
 	o.WorkerEnv = []string{"PATH=/usr/bin:/bin", "LITE_SANDBOX_TEST_WORKER=fail"}
@@ -457,7 +467,7 @@ func TestExec(t *testing.T) {
 		if st != 42 {
 			t.Errorf("after SIGTERM: status %d, want 42 from the agent's trap", st)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("SIGTERM not forwarded to the agent")
 	}
 }

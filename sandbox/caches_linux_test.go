@@ -44,6 +44,7 @@ func goProxyDir(t *testing.T, dir string) {
 // host's next `go run` and `npx` run nothing the sandbox wrote; the
 // sandbox still gets the modules the host has, without the network.
 func TestCachesCarryNoCode(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	goBin, err := exec.LookPath("go")
 	if err != nil {

@@ -76,6 +76,7 @@ func acceptAll(l net.Listener) {
 // sockets (Landlock scope, class 19) and sockets in $XDG_RUNTIME_DIR
 // (not mounted, classes 16 to 18) are not.
 func TestNetworkConfinement(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	py := python(t)
 	home, ws := fakeHome(t)
@@ -165,6 +166,7 @@ c = socket.socket(socket.AF_UNIX); c.connect(s.getsockname()); print("INSIDE OK"
 // 25). Each check has a positive control on the host where one makes
 // sense, so that a probe that cannot work never passes vacuously.
 func TestKernelSurface(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	py := python(t)
 	home, ws := fakeHome(t)

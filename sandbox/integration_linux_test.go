@@ -135,6 +135,7 @@ func runPrepared(t *testing.T, p *sandbox.Prepared, stdin *os.File, env []string
 }
 
 func TestBwrapSandbox(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	base := specFor(t, ws, home, nil)
@@ -425,6 +426,7 @@ func TestBwrapSandbox(t *testing.T) {
 }
 
 func TestDetectLinux(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	if b.Name != "bwrap" || !filepath.IsAbs(b.Path) {
 		t.Errorf("backend = %+v", b)
@@ -443,6 +445,7 @@ func TestDetectLinux(t *testing.T) {
 }
 
 func TestProbeKernel(t *testing.T) {
+	t.Parallel()
 	k := sandbox.ProbeKernel()
 	lines := k.Lines()
 	if len(lines) != 4 {

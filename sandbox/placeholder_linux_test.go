@@ -65,6 +65,7 @@ func holdSandbox(ws string) {
 // left, never what the user put there since, and then its own; the
 // workspace's lock file goes with its last user.
 func TestPlaceholdersAfterKill(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	newRepo(t, ws)

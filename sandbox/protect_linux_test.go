@@ -95,6 +95,7 @@ func newRepo(t *testing.T, dir string) {
 // sandbox: each write must fail and leave the host unchanged, whatever
 // its spelling.
 func TestProtectedPaths(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	newRepo(t, ws)
@@ -197,6 +198,7 @@ func TestProtectedPaths(t *testing.T) {
 // repository lies outside it; commits, branches and fetches work, the
 // main repository's config and hooks stay read-only.
 func TestLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, _ := fakeHome(t)
 	main := filepath.Join(home, "main")
@@ -264,6 +266,7 @@ func TestLinkedWorktree(t *testing.T) {
 // credentials next to them are not readable, and the rest of the home
 // directory is an empty scratch directory.
 func TestToolchainCaches(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	for _, d := range []string{".cache/go-build", ".npm", ".cargo/bin", ".cargo/registry", "go/pkg/mod"} {
@@ -365,6 +368,7 @@ func TestToolchainCaches(t *testing.T) {
 // them (removing one under a running sandbox would detach its
 // protection), and only while they are still empty.
 func TestPlaceholdersLastOneCleans(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), "")
 	if err != nil {
@@ -419,6 +423,7 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 // rather than nothing, inside and outside, and go away with the last
 // sandbox.
 func TestJSONPlaceholders(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	ws := t.TempDir()
 	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), ws)
@@ -450,6 +455,7 @@ func TestJSONPlaceholders(t *testing.T) {
 // placeholders, so an agent's `git add -A` cannot commit them, also in a
 // repository made without git's templates (no .git/info/exclude).
 func TestPlaceholdersHiddenFromGit(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	git, err := exec.LookPath("git")
 	if err != nil {

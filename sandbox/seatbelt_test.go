@@ -159,6 +159,7 @@ func strs(fs []sexp) []string {
 }
 
 func TestSeatbeltInjection(t *testing.T) {
+	t.Parallel()
 	benign := Spec{Workspace: "/w/plain", Home: "/w", Etc: []string{"hosts"}, Deny: []string{"/w/.ssh"}, Network: NetworkOff}
 	ref, err := SeatbeltProfile(benign)
 	if err != nil {
@@ -213,6 +214,7 @@ func TestSeatbeltInjection(t *testing.T) {
 }
 
 func TestSeatbeltRefusesUnsafePaths(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		spec Spec
@@ -241,6 +243,7 @@ func TestSeatbeltRefusesUnsafePaths(t *testing.T) {
 }
 
 func TestSeatbeltNetwork(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		network string
 		open    bool
@@ -259,6 +262,7 @@ func TestSeatbeltNetwork(t *testing.T) {
 }
 
 func TestSeatbeltOrder(t *testing.T) {
+	t.Parallel()
 	// Last matching rule wins in SBPL: the home deny must come after the
 	// system allows and before the grants, and the Deny rules last.
 	p, err := SeatbeltProfile(Spec{

@@ -17,6 +17,7 @@ import (
 // kernel: the masked ioctl compare (CVE-2019-10063), flag tests that
 // ignore other namespace flags, clone3's ENOSYS, foreign architectures.
 func TestSeccompFilterDecisions(t *testing.T) {
+	t.Parallel()
 	prog := seccompFilter()
 	if prog == nil {
 		t.Skipf("no filter for %s", runtime.GOARCH)

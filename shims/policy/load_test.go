@@ -26,6 +26,7 @@ func write(t *testing.T, dir, name, text string) string {
 func noenv(string) string { return "" }
 
 func TestDefault(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	if p.Sandbox.Mode != "auto" || p.Sandbox.Network != "open" {
 		t.Errorf("mode %q network %q", p.Sandbox.Mode, p.Sandbox.Network)
@@ -59,6 +60,7 @@ func TestDefault(t *testing.T) {
 }
 
 func TestLoadLayers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	user := write(t, dir, "user.toml", `
 [sandbox]
@@ -132,6 +134,7 @@ reason = "Deploys to production."
 }
 
 func TestUserFileLookup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": dir}
 	getenv := func(k string) string { return env[k] }
@@ -153,6 +156,7 @@ func TestUserFileLookup(t *testing.T) {
 }
 
 func TestBadFiles(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text string
 		project    bool
@@ -202,6 +206,7 @@ func TestBadFiles(t *testing.T) {
 }
 
 func TestProjectMayTighten(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, projectFile, "[sandbox]\nmode = \"on\"\nnetwork = \"off\"\n[shell]\nmax_depth = 2\ndeny_env = [\"FOO\"]\n")
 	p, err := Load(Options{Workspace: dir, Getenv: noenv})
@@ -214,6 +219,7 @@ func TestProjectMayTighten(t *testing.T) {
 }
 
 func TestMarshalRoundTrip(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	b, err := p.Marshal()
 	if err != nil {
@@ -233,6 +239,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	c := p.Clone()
 	c.Sandbox.Deny[0] = "changed"
@@ -246,6 +253,7 @@ func TestClone(t *testing.T) {
 // file may remove them, and a project file may neither unprotect nor
 // widen the toolchain mounts (escape classes 9 to 15).
 func TestProtectLayers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	user := write(t, dir, "user.toml", "[sandbox]\nunprotect = [\".envrc\", \".vscode\"]\ncaches = [\"~/.cache/bazel\"]\n")
 	ws := t.TempDir()
