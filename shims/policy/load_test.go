@@ -191,9 +191,9 @@ func TestBadFiles(t *testing.T) {
 			if err == nil {
 				t.Fatal("loaded a bad file")
 			}
-			var fe *FileError
+			var fe *fileError
 			if !errors.As(err, &fe) {
-				t.Fatalf("error %v is not a *FileError", err)
+				t.Fatalf("error %v is not a *fileError", err)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not contain %q", err, tc.want)

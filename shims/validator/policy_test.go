@@ -74,9 +74,9 @@ func TestBrokenExample(t *testing.T) {
 			r := base
 			r.Match, r.NotMatch = tc.match, tc.notMatch
 			_, err := New(examplePolicy(r), Env{Workspace: "/w", Home: "/h"})
-			var ee *ExampleError
+			var ee *exampleError
 			if !errors.As(err, &ee) {
-				t.Fatalf("New: got %v, want an *ExampleError", err)
+				t.Fatalf("New: got %v, want an *exampleError", err)
 			}
 			if ee.RuleID != "test.push" || ee.Example != tc.example || ee.WantMatch != tc.wantMatch {
 				t.Errorf("got %+v", ee)
