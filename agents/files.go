@@ -3,8 +3,10 @@
 
 package agents
 
-// FileAccess is what an agent's file tool does with a path; the values
-// are sandbox.Read, sandbox.Search and sandbox.Write.
+// FileAccess is what an agent's file tool does with a path. The hook
+// command turns it into the path judge's sandbox.Access in one named
+// function (cmd/lite-sandbox, sandboxAccess), so that this package
+// imports nothing of ours.
 type FileAccess int
 
 const (

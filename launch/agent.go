@@ -49,10 +49,10 @@ func (e *NotInstalledError) Error() string { return e.Err.Error() }
 func (e *NotInstalledError) Unwrap() error { return e.Err }
 
 // RunAgent opens a session, lets the adapter generate the agent's
-// configuration into the session directory, and starts the agent outside
-// the sandbox (it keeps its own login and settings) with its shell
-// commands routed through the session's shim: on a pty when stdin is a
-// terminal, with plain stdio otherwise. It closes the session on every
+// configuration into the session directory, and starts the agent (with
+// its own login and settings) in the agent ring on Linux with a backend,
+// else on the host, with its shell commands routed through the session's
+// shim: on a pty when stdin is a terminal, with plain stdio otherwise. It closes the session on every
 // path and returns the agent's exit status.
 func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	info, environ, err := sessionInfo(ctx, o)

@@ -16,6 +16,7 @@ import (
 // TestApplyEnv: inherited routing variables are replaced, the plan's
 // Unset names removed, and its Env set last.
 func TestApplyEnv(t *testing.T) {
+	t.Parallel()
 	base := []string{"HOME=/h", "SHELL=/bin/zsh", "LITE_SANDBOX_SESSION=/old", "CRUSH_CLIENT_SERVER=true", "CLAUDE_CODE_SHELL=/bin/bash", "PATH=/bin"}
 	routing := routingEnv(agents.Session{Dir: "/s", Shim: "/s/bin/bash"}, "claude", "auto", true)
 	got := applyEnv(base, routing, agents.Plan{
@@ -31,6 +32,7 @@ func TestApplyEnv(t *testing.T) {
 // TestWriteFiles: files and links are written below the session
 // directory, private; a path outside it is refused.
 func TestWriteFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	err := writeFiles(dir, []agents.File{
 		{Path: filepath.Join(dir, "a", "settings.json"), Content: []byte("{}")},

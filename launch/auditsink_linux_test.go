@@ -18,6 +18,7 @@ import (
 // datagrams that are no record are counted as dropped; what is queued
 // when the session closes is still written.
 func TestAuditSink(t *testing.T) {
+	t.Parallel()
 	sess := filepath.Join(t.TempDir(), "s-0123")
 	logDir := t.TempDir()
 	if err := mkdirPrivate(sess); err != nil {

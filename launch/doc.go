@@ -3,8 +3,12 @@
 
 // Package launch runs one agent session: a private runtime directory, one
 // long-lived sandboxed worker that every command of the session runs in,
-// and the agent itself, started outside the sandbox with its shell
-// pointed at the shim.
+// and the agent itself with its shell pointed at the shim. On Linux with
+// a backend the agent starts inside the agent ring (ring.go: an outer
+// bubblewrap where the host is read-only but for the workspace and the
+// agent's state, and every shell binary is the shim; docs/ring.md,
+// docs/security-model.md §2); otherwise (no backend in mode auto, mode
+// off, macOS) it runs on the host with the user's rights.
 //
 // [Open] creates the session:
 //
@@ -12,7 +16,8 @@
 //	    worker.sock   the worker's listening socket
 //	    policy.toml   the frozen policy
 //	    session.json  workspace, home, mode... for the shim ([Options.Meta])
-//	    bin/bash      a link to the lite-sandbox binary: the shim
+//	    bin/bash      a link to the shim (lite-sandbox-shim beside the
+//	                  lite-sandbox binary, else lite-sandbox itself)
 //	    pid           the owner's pid, for stale-directory cleanup
 //	    worker.log    the worker's stdout and stderr, and restarts
 //
@@ -25,7 +30,7 @@
 // [Session.Close] kills the sandbox's PID namespace, or when the owner
 // dies (bwrap's --die-with-parent).
 //
-// [Exec] runs the agent with $SHELL and [contract.EnvShim] pointing at bin/bash
+// [Exec] (or [RunAgent], for an agent adapter) runs the agent with $SHELL and [contract.EnvShim] pointing at bin/bash
 // and [contract.EnvSession] at the directory; the shim calls [contract.Attach] to find the
 // socket, the policy and the metadata.
 //

@@ -15,9 +15,9 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
-// SessionEgressResolver, when set (tests), replaces DNS for the proxies
-// of sessions opened afterwards.
-var SessionEgressResolver egress.Resolver
+// sessionEgressResolver, when set (tests, through export_test.go),
+// replaces DNS for the proxies of sessions opened afterwards.
+var sessionEgressResolver egress.Resolver
 
 // SessionEgress returns the [Options.Egress] of a session with network
 // = "allow": the launcher's proxy, on egress.sock in the session
@@ -30,7 +30,7 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 	if _, err := p.EgressProxy(os.Getenv); err != nil {
 		return nil, err
 	}
-	res := SessionEgressResolver
+	res := sessionEgressResolver
 	return func(dir string) (string, func(), error) {
 		px, err := p.EgressProxy(os.Getenv)
 		if err != nil {

@@ -38,8 +38,7 @@ func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session
 	p.Sandbox.AllowDomains = srv.AllowDomains()
 	p.Sandbox.AllowAddresses = srv.AllowAddresses()
 	p.Sandbox.UpstreamProxy = policy.UpstreamNone // whatever this host's HTTPS_PROXY says
-	launch.SessionEgressResolver = egresstest.NewResolver()
-	t.Cleanup(func() { launch.SessionEgressResolver = nil })
+	launch.SetSessionEgressResolver(t, egresstest.NewResolver())
 	eg, err := launch.SessionEgress(p, f.ws)
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 // the launcher or the sandbox), and the launcher takes the terminal back
 // afterwards.
 func TestExecForeground(t *testing.T) {
+	t.Parallel()
 	master, slave := openPTY(t)
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), envHelper+"=exec", "HELPER_DIR="+t.TempDir(), "HELPER_SCRIPT="+`
@@ -76,7 +77,7 @@ func TestExecForeground(t *testing.T) {
 		select {
 		case l := <-lines:
 			return l
-		case <-time.After(5 * time.Second):
+		case <-time.After(hangGuard):
 			t.Fatal("no output from the agent")
 			return ""
 		}

@@ -17,6 +17,7 @@ import (
 // project) is taken out again, a removed one comes back, and everything
 // else the agent wrote stays.
 func TestRestoreGuards(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), ".claude.json")
 	before := `{"numStartups": 3, "mcpServers": {"mine": {"command": "my-server"}},
 		"projects": {"/ws": {"allowedTools": [], "hasTrustDialogAccepted": true}}}`

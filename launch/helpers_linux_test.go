@@ -291,12 +291,29 @@ next:
 func waitProcs(t *testing.T, n int, args ...string) {
 	t.Helper()
 	var got []int
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(hangGuard); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if got = procsWith(args...); len(got) == n {
 			return
 		}
 	}
-	t.Fatalf("%d processes with %q on the host (%v), want %d", len(got), args, got, n)
+	t.Fatalf("%d processes with %q on the host (%v) after %v, want %d", len(got), args, got, hangGuard, n)
+}
+
+// hangGuard is how long a test waits for what must happen before it
+// fails: long, since tests run in parallel on a loaded machine, and it
+// only ever bounds a hang (timings belong in scripts/bench).
+const hangGuard = 30 * time.Second
+
+// waitExists waits until path exists, and fails the test after a
+// deadline rather than hang until go test's own timeout.
+func waitExists(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(hangGuard); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if exists(path) {
+			return
+		}
+	}
+	t.Fatalf("%s did not appear within %v", path, hangGuard)
 }
 
 // running reports whether pid runs (exists and is no zombie).

@@ -115,17 +115,6 @@ func (s *Session) Restarts() int {
 	return s.restarts
 }
 
-// WorkerPID returns the host pid of the current worker's sandbox (the
-// bwrap process), or 0 when none runs.
-func (s *Session) WorkerPID() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.proc == nil {
-		return 0
-	}
-	return s.proc.Pid
-}
-
 // Err returns why the session stopped restarting its worker, or nil.
 func (s *Session) Err() error {
 	s.mu.Lock()

@@ -44,6 +44,7 @@ func goProxyDir(t *testing.T, dir string) {
 // host's next `go run` and `npx` run nothing the sandbox wrote; the
 // sandbox still gets the modules the host has, without the network.
 func TestCachesCarryNoCode(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -116,4 +117,40 @@ func TestCachesCarryNoCode(t *testing.T) {
 			t.Error("shared cache write did not reach the host")
 		}
 	})
+}
+
+// cachesGoBuild is TestToolchainCaches/go build writes its cache.
+func cachesGoBuild(t *testing.T, b sandbox.Backend, home, ws string, base sandbox.Spec, env []string) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not installed")
+	}
+	if err := os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/x\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package x\n\n// F has no imports, so that a cold cache compiles only this package.\nfunc F() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goroot := filepath.Dir(filepath.Dir(goBin))
+	s := base
+	s.Read = append(s.Read, goroot)
+	r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")}, `go build . && go list -export -f '{{.Export}}' .`)
+	if r.code != 0 {
+		t.Fatalf("go build: %v", r)
+	}
+	// The package's compiled output is an entry of the cache at
+	// ~/.cache/go-build as the sandbox sees it, which is the
+	// workspace's layer on the host; the host's cache is untouched.
+	// (A package without imports keeps a cold cache from compiling
+	// the standard library.)
+	export := strings.TrimSpace(r.stdout)
+	layer := filepath.Join(sandbox.CacheLayerDir(home, ws), ".cache!go-build")
+	if rel, ok := strings.CutPrefix(export, filepath.Join(home, ".cache/go-build")+"/"); !ok {
+		t.Errorf("export data at %q, not in ~/.cache/go-build: %v", export, r)
+	} else if _, err := os.Stat(filepath.Join(layer, rel)); err != nil {
+		t.Errorf("cache entry not in the workspace's layer: %v", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(home, ".cache/go-build")); len(ents) != 0 {
+		t.Error("the sandbox wrote the host's ~/.cache/go-build")
+	}
 }

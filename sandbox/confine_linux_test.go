@@ -76,6 +76,7 @@ func acceptAll(l net.Listener) {
 // sockets (Landlock scope, class 19) and sockets in $XDG_RUNTIME_DIR
 // (not mounted, classes 16 to 18) are not.
 func TestNetworkConfinement(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	py := python(t)
 	home, ws := fakeHome(t)
@@ -102,35 +103,7 @@ func TestNetworkConfinement(t *testing.T) {
 		}
 	})
 
-	t.Run("abstract unix socket of the host", func(t *testing.T) {
-		if k := sandbox.ProbeConfinement(); !k.Scoped {
-			t.Skipf("no Landlock scopes on this kernel: %s", k.LandlockWhy)
-		}
-		name := "@lite-sandbox-test-" + randomName(t)
-		l, err := net.Listen("unix", name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		go acceptAll(l)
-		c, err := net.DialTimeout("unix", name, time.Second)
-		if err != nil {
-			t.Fatalf("positive control: host cannot reach its own abstract socket: %v", err)
-		}
-		c.Close()
-		r := runConfined(t, b, open, runOpts{}, py+` connect.py "$1"`, name)
-		if !strings.Contains(r.stdout, "FAILED") {
-			t.Errorf("host abstract socket reachable with the network open: %v", r)
-		}
-		// Sockets made inside the sandbox stay usable there.
-		r = runConfined(t, b, open, runOpts{}, py+` -c '
-import socket
-s = socket.socket(socket.AF_UNIX); s.bind("\0inside-`+randomName(t)+`"); s.listen()
-c = socket.socket(socket.AF_UNIX); c.connect(s.getsockname()); print("INSIDE OK")'`)
-		if !strings.Contains(r.stdout, "INSIDE OK") {
-			t.Errorf("abstract socket inside the sandbox unusable: %v", r)
-		}
-	})
+	t.Run("abstract unix socket of the host", func(t *testing.T) { networkAbstractSocket(t, b, py, script, open, off) })
 
 	t.Run("socket under XDG_RUNTIME_DIR", func(t *testing.T) {
 		dir, err := os.MkdirTemp("/run", "lite-sandbox-test-")
@@ -160,22 +133,44 @@ c = socket.socket(socket.AF_UNIX); c.connect(s.getsockname()); print("INSIDE OK"
 	})
 }
 
-// TestKernelSurface: terminal injection, nested user namespaces,
-// ptrace and the host's SysV IPC are out of reach (classes 21, 22, 24,
-// 25). Each check has a positive control on the host where one makes
-// sense, so that a probe that cannot work never passes vacuously.
-func TestKernelSurface(t *testing.T) {
-	b := requireBwrap(t)
-	py := python(t)
-	home, ws := fakeHome(t)
-	base := specFor(t, ws, home, nil)
+// networkAbstractSocket is TestNetworkConfinement/abstract unix socket of the host.
+func networkAbstractSocket(t *testing.T, b sandbox.Backend, py, script string, open, off sandbox.Spec) {
+	if k := sandbox.ProbeConfinement(); !k.Scoped {
+		t.Skipf("no Landlock scopes on this kernel: %s", k.LandlockWhy)
+	}
+	name := "@lite-sandbox-test-" + randomName(t)
+	l, err := net.Listen("unix", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go acceptAll(l)
+	c, err := net.DialTimeout("unix", name, time.Second)
+	if err != nil {
+		t.Fatalf("positive control: host cannot reach its own abstract socket: %v", err)
+	}
+	c.Close()
+	r := runConfined(t, b, open, runOpts{}, py+` connect.py "$1"`, name)
+	if !strings.Contains(r.stdout, "FAILED") {
+		t.Errorf("host abstract socket reachable with the network open: %v", r)
+	}
+	// Sockets made inside the sandbox stay usable there.
+	r = runConfined(t, b, open, runOpts{}, py+` -c '
+import socket
+s = socket.socket(socket.AF_UNIX); s.bind("\0inside-`+randomName(t)+`"); s.listen()
+c = socket.socket(socket.AF_UNIX); c.connect(s.getsockname()); print("INSIDE OK")'`)
+	if !strings.Contains(r.stdout, "INSIDE OK") {
+		t.Errorf("abstract socket inside the sandbox unusable: %v", r)
+	}
+}
 
-	// The probe starts a session of its own (inside the PID namespace
-	// the command is not a session leader, and bwrap's init is), takes
-	// the pty as its controlling terminal and injects a keystroke:
-	// without the filter the kernel lets it (measured; EIO only when
-	// dev.tty.legacy_tiocsti is 0), so the EPERM comes from the filter.
-	const tiocsti = `
+// tiocsti is TestKernelSurface's probe. It starts a session of its own
+// (inside the PID namespace the command is not a session leader, and
+// bwrap's init is), takes the pty as its controlling terminal and
+// injects a keystroke: without the filter the kernel lets it (measured;
+// EIO only when dev.tty.legacy_tiocsti is 0), so the EPERM comes from
+// the filter.
+const tiocsti = `
 import fcntl, termios, os, errno
 try:
     os.setsid()
@@ -192,46 +187,19 @@ for name, req in (("TIOCSTI", termios.TIOCSTI), ("TIOCLINUX", 0x541C)):
     except OSError as e:
         print(name, "ERRNO", e.errno)
 `
-	t.Run("TIOCSTI and TIOCLINUX", func(t *testing.T) {
-		ptmx, tty, err := pty.Open()
-		if err != nil {
-			t.Skipf("no pty: %v", err)
-		}
-		defer ptmx.Close()
-		defer tty.Close()
-		if err := os.WriteFile(filepath.Join(ws, "tiocsti.py"), []byte(tiocsti), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r := runConfined(t, b, base, runOpts{stdin: tty}, `exec `+py+` tiocsti.py`)
-		eperm := "ERRNO " + strconv.Itoa(1)
-		if !strings.Contains(r.stdout, "TIOCSTI "+eperm) || !strings.Contains(r.stdout, "TIOCLINUX "+eperm) {
-			t.Errorf("ioctls not refused with EPERM by the filter: %v", r)
-		}
-		if os.Geteuid() != 0 {
-			return
-		}
-		// Positive control: on the host (root, no filter) the same probe
-		// injects a keystroke.
-		ptmx2, tty2, err := pty.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ptmx2.Close()
-		defer tty2.Close()
-		cmd := exec.Command(py, filepath.Join(ws, "tiocsti.py"))
-		cmd.Stdin = tty2
-		cmd.SysProcAttr = newSessionAttr()
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "TIOCSTI OK") {
-			t.Logf("positive control inconclusive (the host refuses TIOCSTI too): %v %s", err, out)
-		}
-		// The injected keystroke is readable on the master.
-		ptmx2.SetReadDeadline(time.Now().Add(time.Second))
-		buf := make([]byte, 16)
-		if n, _ := ptmx2.Read(buf); n == 0 {
-			t.Logf("positive control: nothing injected on the host either")
-		}
-	})
+
+// TestKernelSurface: terminal injection, nested user namespaces,
+// ptrace and the host's SysV IPC are out of reach (classes 21, 22, 24,
+// 25). Each check has a positive control on the host where one makes
+// sense, so that a probe that cannot work never passes vacuously.
+func TestKernelSurface(t *testing.T) {
+	t.Parallel()
+	b := requireBwrap(t)
+	py := python(t)
+	home, ws := fakeHome(t)
+	base := specFor(t, ws, home, nil)
+
+	t.Run("TIOCSTI and TIOCLINUX", func(t *testing.T) { kernelTIOCSTI(t, b, py, ws, base) })
 
 	t.Run("nested user namespace", func(t *testing.T) {
 		if _, err := exec.LookPath("unshare"); err != nil {
@@ -274,4 +242,46 @@ print("ptrace", libc.ptrace(0, 0, 0, 0), ctypes.get_errno())
 			t.Errorf("host segment %s visible inside: %v", id, r)
 		}
 	})
+}
+
+// kernelTIOCSTI is TestKernelSurface/TIOCSTI and TIOCLINUX.
+func kernelTIOCSTI(t *testing.T, b sandbox.Backend, py, ws string, base sandbox.Spec) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if err := os.WriteFile(filepath.Join(ws, "tiocsti.py"), []byte(tiocsti), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runConfined(t, b, base, runOpts{stdin: tty}, `exec `+py+` tiocsti.py`)
+	eperm := "ERRNO " + strconv.Itoa(1)
+	if !strings.Contains(r.stdout, "TIOCSTI "+eperm) || !strings.Contains(r.stdout, "TIOCLINUX "+eperm) {
+		t.Errorf("ioctls not refused with EPERM by the filter: %v", r)
+	}
+	if os.Geteuid() != 0 {
+		return
+	}
+	// Positive control: on the host (root, no filter) the same probe
+	// injects a keystroke.
+	ptmx2, tty2, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx2.Close()
+	defer tty2.Close()
+	cmd := exec.Command(py, filepath.Join(ws, "tiocsti.py"))
+	cmd.Stdin = tty2
+	cmd.SysProcAttr = newSessionAttr()
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "TIOCSTI OK") {
+		t.Logf("positive control inconclusive (the host refuses TIOCSTI too): %v %s", err, out)
+	}
+	// The injected keystroke is readable on the master.
+	ptmx2.SetReadDeadline(time.Now().Add(time.Second))
+	buf := make([]byte, 16)
+	if n, _ := ptmx2.Read(buf); n == 0 {
+		t.Logf("positive control: nothing injected on the host either")
+	}
 }

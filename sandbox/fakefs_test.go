@@ -130,6 +130,7 @@ func debianFS() fakeFS {
 }
 
 func TestFakeFS(t *testing.T) {
+	t.Parallel()
 	f := debianFS()
 	for _, c := range []struct{ in, want string }{
 		{"/bin/sh", "/usr/bin/sh"},

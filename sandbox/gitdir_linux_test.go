@@ -41,6 +41,7 @@ func gitRepoWithSubmodule(t *testing.T, home, ws string) (remote, subsrc string)
 // TestGitWorkInSandbox: the git work agents do still succeeds inside the
 // sandbox with the workspace's .git protected by default.
 func TestGitWorkInSandbox(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	remote, subsrc := gitRepoWithSubmodule(t, home, ws)
@@ -92,6 +93,7 @@ func TestGitWorkInSandbox(t *testing.T) {
 // workspace's .git, a submodule's git directory or a linked worktree's
 // directory makes the host's later git run it.
 func TestGitControlFilesProtected(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	gitRepoWithSubmodule(t, home, ws)

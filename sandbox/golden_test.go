@@ -89,6 +89,7 @@ func argLines(t *testing.T, args []string) []byte {
 }
 
 func TestBwrapGolden(t *testing.T) {
+	t.Parallel()
 	argv := []string{"/bin/sh", "-c", "echo \"$1\"", "sh", "arg with space"}
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -103,6 +104,7 @@ func TestBwrapGolden(t *testing.T) {
 }
 
 func TestSeatbeltGolden(t *testing.T) {
+	t.Parallel()
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := SeatbeltProfile(c.spec(t))

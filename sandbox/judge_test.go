@@ -26,6 +26,7 @@ func judgeSpec() Spec {
 // TestPathJudge: every refusal names its policy key; links, "..", "~"
 // and relative paths are resolved the way the kernel would follow them.
 func TestPathJudge(t *testing.T) {
+	t.Parallel()
 	fsys := newFakeFS(map[string]string{
 		"/ws/src/main.go":         "file",
 		"/ws/.git/hooks":          "dir",
@@ -98,6 +99,7 @@ func TestPathJudge(t *testing.T) {
 // TestPathJudgeRealFS: the same through the real filesystem (OSFS), so
 // the fake's link semantics cannot hide a difference from the kernel.
 func TestPathJudgeRealFS(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,7 @@ func mustLayout(t *testing.T, s Spec, f FS) []Mount {
 }
 
 func TestLayoutDefault(t *testing.T) {
+	t.Parallel()
 	ms := mustLayout(t, defaultSpec(t, "/home/user/project"), debianFS())
 	want := []Mount{
 		{ROBind, "/usr", "/usr"},
@@ -115,6 +116,7 @@ func TestLayoutDefault(t *testing.T) {
 }
 
 func TestLayoutSymlinkTargetNotMounted(t *testing.T) {
+	t.Parallel()
 	s := defaultSpec(t, "/home/user/project")
 	s.System = []string{"/bin", "/opt"} // /usr not mounted: /bin must be bound
 	ms := mustLayout(t, s, debianFS())
@@ -124,6 +126,7 @@ func TestLayoutSymlinkTargetNotMounted(t *testing.T) {
 }
 
 func TestLayoutGrants(t *testing.T) {
+	t.Parallel()
 	f := debianFS()
 	f["/home/user/.cargo"] = "dir"
 	f["/home/user/.cache"] = "dir"
@@ -146,6 +149,7 @@ func TestLayoutGrants(t *testing.T) {
 }
 
 func TestLayoutDenyMasks(t *testing.T) {
+	t.Parallel()
 	// The workspace is the home directory (degraded): the deny list must
 	// still hide credentials, by kind, after every bind.
 	s := defaultSpec(t, "/home/user")
@@ -175,6 +179,7 @@ func TestLayoutDenyMasks(t *testing.T) {
 }
 
 func TestLayoutDenyThroughSymlinks(t *testing.T) {
+	t.Parallel()
 	// Fedora Silverblue: /home -> var/home. The workspace is bound at the
 	// path the user gave; its masks must be at that path too, not at the
 	// real /var/home path, which does not exist inside.
@@ -211,6 +216,7 @@ func TestLayoutDenyThroughSymlinks(t *testing.T) {
 }
 
 func TestLayoutDenyHiddenByLaterMount(t *testing.T) {
+	t.Parallel()
 	f := newFakeFS(map[string]string{
 		"/data/ws/.env":  "file",
 		"/data/other/.x": "file",
@@ -234,6 +240,7 @@ func TestLayoutDenyHiddenByLaterMount(t *testing.T) {
 }
 
 func TestLayoutRootWorkspace(t *testing.T) {
+	t.Parallel()
 	// A degraded workspace of / brings the host's /proc and /dev along;
 	// fresh ones must be mounted again on top (escape class 7).
 	ms := mustLayout(t, defaultSpec(t, "/"), debianFS())
@@ -256,6 +263,7 @@ func TestLayoutRootWorkspace(t *testing.T) {
 }
 
 func TestLayoutErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		s    Spec
@@ -279,6 +287,7 @@ func TestLayoutErrors(t *testing.T) {
 }
 
 func TestMountKindString(t *testing.T) {
+	t.Parallel()
 	if ROBind.String() != "ro-bind" || RemountRO.String() != "remount-ro" || MountKind(99).String() != "MountKind(99)" || MountKind(0).String() != "MountKind(0)" {
 		t.Error("MountKind.String")
 	}

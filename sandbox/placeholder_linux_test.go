@@ -5,6 +5,8 @@ package sandbox_test
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,12 +16,15 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // holdSandbox plays the launcher: it prepares a sandbox of ws, starts it
-// (sleeping), prints "ready" and waits to be killed.
+// (sleeping), prints "ready" once the command runs inside and waits to
+// be killed.
 func holdSandbox(ws string) {
 	b, err := sandbox.Detect()
 	if err != nil {
@@ -29,7 +34,8 @@ func holdSandbox(ws string) {
 	if err != nil {
 		os.Exit(3)
 	}
-	p, err := sandbox.Prepare(b, s, []string{"/bin/sleep", "60"})
+	up := filepath.Join(ws, ".holder-up")
+	p, err := sandbox.Prepare(b, s, []string{"/bin/sh", "-c", `: > "$0" && exec sleep 60`, up})
 	if err != nil {
 		os.Exit(3)
 	}
@@ -38,7 +44,17 @@ func holdSandbox(ws string) {
 	if err := cmd.Start(); err != nil {
 		os.Exit(3)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The sandbox is up when its command has written the marker (the
+	// marker goes again: the test compares git status).
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(up); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			os.Exit(4)
+		}
+	}
+	os.Remove(up)
 	os.Stdout.WriteString("ready\n")
 	cmd.Wait()
 	os.Exit(0)
@@ -49,6 +65,7 @@ func holdSandbox(ws string) {
 // left, never what the user put there since, and then its own; the
 // workspace's lock file goes with its last user.
 func TestPlaceholdersAfterKill(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	newRepo(t, ws)
@@ -70,7 +87,7 @@ func TestPlaceholdersAfterKill(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	time.Sleep(100 * time.Millisecond) // bwrap dies with its parent
+	waitUnlocked(t, ws) // bwrap dies with its parent, and lets the lock go
 
 	// The user puts their own files where placeholders were.
 	os.Remove(filepath.Join(ws, ".envrc"))
@@ -94,17 +111,47 @@ func TestPlaceholdersAfterKill(t *testing.T) {
 	if st := gitHost(t, ws, "status", "--porcelain"); st != "?? .envrc\n?? .vscode/" && st != "?? .envrc\n?? .vscode/settings.json" {
 		t.Errorf("host git status: %q", st)
 	}
-	dir := filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "lite-sandbox-locks")
-	if os.Getenv("XDG_RUNTIME_DIR") == "" {
-		dir = filepath.Join(os.TempDir(), "lite-sandbox-locks-"+strconv.Itoa(os.Getuid()))
-	}
-	ents, _ := os.ReadDir(dir)
+	ents, _ := os.ReadDir(lockDir())
 	for _, e := range ents {
 		if strings.HasSuffix(e.Name(), ".placeholders") {
-			data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			data, _ := os.ReadFile(filepath.Join(lockDir(), e.Name()))
 			if strings.Contains(string(data), ws) {
 				t.Errorf("record %s left: %s", e.Name(), data)
 			}
 		}
 	}
+}
+
+// lockDir is the user's private directory of workspace lock files (as
+// sandbox's privateDir has it).
+func lockDir() string {
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		return filepath.Join(os.TempDir(), "lite-sandbox-locks-"+strconv.Itoa(os.Getuid()))
+	}
+	return filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "lite-sandbox-locks")
+}
+
+// waitUnlocked waits until no process holds the lock of workspace ws (a
+// killed holder's bwrap exits soon after it, not at once), by taking and
+// dropping an exclusive lock as the next sandbox would; it fails the test
+// after a deadline rather than hang.
+func waitUnlocked(t *testing.T, ws string) {
+	t.Helper()
+	sum := sha256.Sum256([]byte(ws))
+	path := filepath.Join(lockDir(), hex.EncodeToString(sum[:12])+".lock")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		f, err := os.Open(path)
+		if os.IsNotExist(err) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		free := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil
+		f.Close() // drops the lock, if taken
+		if free {
+			return
+		}
+	}
+	t.Fatalf("the lock of %s is still held 10 s after its holder was killed", ws)
 }

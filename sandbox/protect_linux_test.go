@@ -95,6 +95,7 @@ func newRepo(t *testing.T, dir string) {
 // sandbox: each write must fail and leave the host unchanged, whatever
 // its spelling.
 func TestProtectedPaths(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	newRepo(t, ws)
@@ -165,38 +166,45 @@ func TestProtectedPaths(t *testing.T) {
 		}
 	})
 
-	t.Run("real work still works", func(t *testing.T) {
-		r := runConfined(t, b, base, runOpts{env: gitEnv}, `
-			set -e
-			echo 'int x;' >> src/main.c
-			git commit -q -am edit
-			git checkout -q -b topic
-			cd src && echo 'int y;' >> main.c && git commit -q -am 'from a subdirectory'
-			git status --porcelain`)
-		if r.code != 0 {
-			t.Fatalf("edit and commit failed: %v", r)
-		}
-		if strings.TrimSpace(r.stdout) != "" {
-			t.Errorf("placeholders visible to git inside: %q", r.stdout)
-		}
-		if log := gitHost(t, ws, "log", "--format=%s", "topic"); !strings.HasPrefix(log, "from a subdirectory\nedit\n") {
-			t.Errorf("host log:\n%s", log)
-		}
-	})
+	t.Run("real work still works", func(t *testing.T) { protectedRealWork(t, b, ws, base) })
 
-	t.Run("placeholders removed afterwards", func(t *testing.T) {
-		for _, p := range []string{".envrc", ".mcp.json", ".vscode", ".codex", ".gitmodules", "crush.json"} {
-			if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
-				t.Errorf("placeholder %s left in the workspace", p)
-			}
+	t.Run("placeholders removed afterwards", func(t *testing.T) { protectedPlaceholdersGone(t, ws) })
+}
+
+// protectedPlaceholdersGone is TestProtectedPaths/placeholders removed afterwards.
+func protectedPlaceholdersGone(t *testing.T, ws string) {
+	for _, p := range []string{".envrc", ".mcp.json", ".vscode", ".codex", ".gitmodules", "crush.json"} {
+		if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
+			t.Errorf("placeholder %s left in the workspace", p)
 		}
-	})
+	}
+}
+
+// protectedRealWork is TestProtectedPaths/real work still works.
+func protectedRealWork(t *testing.T, b sandbox.Backend, ws string, base sandbox.Spec) {
+	r := runConfined(t, b, base, runOpts{env: gitEnv}, `
+		set -e
+		echo 'int x;' >> src/main.c
+		git commit -q -am edit
+		git checkout -q -b topic
+		cd src && echo 'int y;' >> main.c && git commit -q -am 'from a subdirectory'
+		git status --porcelain`)
+	if r.code != 0 {
+		t.Fatalf("edit and commit failed: %v", r)
+	}
+	if strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("placeholders visible to git inside: %q", r.stdout)
+	}
+	if log := gitHost(t, ws, "log", "--format=%s", "topic"); !strings.HasPrefix(log, "from a subdirectory\nedit\n") {
+		t.Errorf("host log:\n%s", log)
+	}
 }
 
 // TestLinkedWorktree: the workspace is a linked worktree whose main
 // repository lies outside it; commits, branches and fetches work, the
 // main repository's config and hooks stay read-only.
 func TestLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, _ := fakeHome(t)
 	main := filepath.Join(home, "main")
@@ -264,6 +272,7 @@ func TestLinkedWorktree(t *testing.T) {
 // credentials next to them are not readable, and the rest of the home
 // directory is an empty scratch directory.
 func TestToolchainCaches(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	home, ws := fakeHome(t)
 	for _, d := range []string{".cache/go-build", ".npm", ".cargo/bin", ".cargo/registry", "go/pkg/mod"} {
@@ -304,40 +313,7 @@ func TestToolchainCaches(t *testing.T) {
 		}
 	})
 
-	t.Run("go build writes its cache", func(t *testing.T) {
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			t.Skip("go not installed")
-		}
-		if err := os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/x\n\ngo 1.21\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package x\n\n// F has no imports, so that a cold cache compiles only this package.\nfunc F() int { return 1 }\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		goroot := filepath.Dir(filepath.Dir(goBin))
-		s := base
-		s.Read = append(s.Read, goroot)
-		r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")}, `go build . && go list -export -f '{{.Export}}' .`)
-		if r.code != 0 {
-			t.Fatalf("go build: %v", r)
-		}
-		// The package's compiled output is an entry of the cache at
-		// ~/.cache/go-build as the sandbox sees it, which is the
-		// workspace's layer on the host; the host's cache is untouched.
-		// (A package without imports keeps a cold cache from compiling
-		// the standard library.)
-		export := strings.TrimSpace(r.stdout)
-		layer := filepath.Join(sandbox.CacheLayerDir(home, ws), ".cache!go-build")
-		if rel, ok := strings.CutPrefix(export, filepath.Join(home, ".cache/go-build")+"/"); !ok {
-			t.Errorf("export data at %q, not in ~/.cache/go-build: %v", export, r)
-		} else if _, err := os.Stat(filepath.Join(layer, rel)); err != nil {
-			t.Errorf("cache entry not in the workspace's layer: %v", err)
-		}
-		if ents, _ := os.ReadDir(filepath.Join(home, ".cache/go-build")); len(ents) != 0 {
-			t.Error("the sandbox wrote the host's ~/.cache/go-build")
-		}
-	})
+	t.Run("go build writes its cache", func(t *testing.T) { cachesGoBuild(t, b, home, ws, base, env) })
 
 	t.Run("npm install writes its cache", func(t *testing.T) {
 		if _, err := exec.LookPath("npm"); err != nil {
@@ -365,6 +341,7 @@ func TestToolchainCaches(t *testing.T) {
 // them (removing one under a running sandbox would detach its
 // protection), and only while they are still empty.
 func TestPlaceholdersLastOneCleans(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), "")
 	if err != nil {
@@ -419,6 +396,7 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 // rather than nothing, inside and outside, and go away with the last
 // sandbox.
 func TestJSONPlaceholders(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	ws := t.TempDir()
 	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), ws)
@@ -450,6 +428,7 @@ func TestJSONPlaceholders(t *testing.T) {
 // placeholders, so an agent's `git add -A` cannot commit them, also in a
 // repository made without git's templates (no .git/info/exclude).
 func TestPlaceholdersHiddenFromGit(t *testing.T) {
+	t.Parallel()
 	b := requireBwrap(t)
 	git, err := exec.LookPath("git")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // ones replaced by placeholders at the first missing component, links
 // followed into the workspace, and nothing invented for a missing .git.
 func TestProtectMounts(t *testing.T) {
+	t.Parallel()
 	const ws = "/home/user/project"
 	f := debianFS()
 	for p, kind := range map[string]string{
@@ -91,6 +92,7 @@ func TestProtectMounts(t *testing.T) {
 // read-only with the parts git writes bound read-write on top, before
 // the workspace, and its commondir protected after.
 func TestLayoutWorktree(t *testing.T) {
+	t.Parallel()
 	f := debianFS()
 	f["/home/user/main/.git/objects"] = "dir"
 	f["/home/user/main/.git/refs"] = "dir"

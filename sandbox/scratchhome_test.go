@@ -9,6 +9,7 @@ import "testing"
 // $HOME where the empty tmpfs would be, before the tools and caches that
 // are bound on top of it.
 func TestLayoutScratchHome(t *testing.T) {
+	t.Parallel()
 	s := defaultSpec(t, "/home/user/project")
 	s.ScratchHome = "/tmp/lite-sandbox-home-1"
 	ms := mustLayout(t, s, debianFS())

@@ -24,110 +24,121 @@ type sexp struct {
 // sbplString emits, and #"regex" literals. It fails on anything else, so
 // a quoting mistake shows up as a parse error or a changed structure.
 func parseSBPL(src string) ([]sexp, error) {
-	pos := 0
-	var read func() (sexp, error)
-	skip := func() {
-		for pos < len(src) {
-			switch c := src[pos]; {
-			case c == ';':
-				for pos < len(src) && src[pos] != '\n' {
-					pos++
-				}
-			case c == ' ' || c == '\n' || c == '\t':
-				pos++
-			default:
-				return
-			}
-		}
-	}
-	readString := func() (string, error) {
-		pos++ // opening quote
-		var b strings.Builder
-		for pos < len(src) {
-			c := src[pos]
-			pos++
-			switch c {
-			case '"':
-				return b.String(), nil
-			case '\n', '\r', '\t', 0:
-				return "", fmt.Errorf("raw control character %q in a string at %d", c, pos)
-			case '\\':
-				if pos >= len(src) {
-					return "", fmt.Errorf("dangling backslash")
-				}
-				e := src[pos]
-				pos++
-				switch e {
-				case '\\', '"':
-					b.WriteByte(e)
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				case 'r':
-					b.WriteByte('\r')
-				default:
-					return "", fmt.Errorf("unknown escape \\%c", e)
-				}
-			default:
-				b.WriteByte(c)
-			}
-		}
-		return "", fmt.Errorf("unterminated string")
-	}
-	read = func() (sexp, error) {
-		skip()
-		if pos >= len(src) {
-			return sexp{}, fmt.Errorf("unexpected end")
-		}
-		switch c := src[pos]; {
-		case c == '(':
-			pos++
-			l := sexp{isList: true}
-			for {
-				skip()
-				if pos >= len(src) {
-					return sexp{}, fmt.Errorf("unbalanced (")
-				}
-				if src[pos] == ')' {
-					pos++
-					return l, nil
-				}
-				e, err := read()
-				if err != nil {
-					return sexp{}, err
-				}
-				l.list = append(l.list, e)
-			}
-		case c == ')':
-			return sexp{}, fmt.Errorf("unexpected ) at %d", pos)
-		case c == '"':
-			s, err := readString()
-			return sexp{str: &s}, err
-		case strings.HasPrefix(src[pos:], `#"`):
-			pos++
-			s, err := readString()
-			s = "regex:" + s
-			return sexp{str: &s}, err
-		default:
-			start := pos
-			for pos < len(src) && !strings.ContainsRune("() \n\t;\"", rune(src[pos])) {
-				pos++
-			}
-			return sexp{atom: src[start:pos]}, nil
-		}
-	}
+	r := &sbplReader{src: src}
 	var forms []sexp
 	for {
-		skip()
-		if pos >= len(src) {
+		r.skip()
+		if r.pos >= len(r.src) {
 			return forms, nil
 		}
-		f, err := read()
+		f, err := r.read()
 		if err != nil {
 			return nil, err
 		}
 		forms = append(forms, f)
+	}
+}
+
+// sbplReader is parseSBPL's position in the profile text.
+type sbplReader struct {
+	src string
+	pos int
+}
+
+// skip skips blanks and comments.
+func (r *sbplReader) skip() {
+	for r.pos < len(r.src) {
+		switch c := r.src[r.pos]; {
+		case c == ';':
+			for r.pos < len(r.src) && r.src[r.pos] != '\n' {
+				r.pos++
+			}
+		case c == ' ' || c == '\n' || c == '\t':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+// readString reads a string literal, its opening quote at r.pos.
+func (r *sbplReader) readString() (string, error) {
+	r.pos++ // opening quote
+	var b strings.Builder
+	for r.pos < len(r.src) {
+		c := r.src[r.pos]
+		r.pos++
+		switch c {
+		case '"':
+			return b.String(), nil
+		case '\n', '\r', '\t', 0:
+			return "", fmt.Errorf("raw control character %q in a string at %d", c, r.pos)
+		case '\\':
+			if r.pos >= len(r.src) {
+				return "", fmt.Errorf("dangling backslash")
+			}
+			e := r.src[r.pos]
+			r.pos++
+			switch e {
+			case '\\', '"':
+				b.WriteByte(e)
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			default:
+				return "", fmt.Errorf("unknown escape \\%c", e)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", fmt.Errorf("unterminated string")
+}
+
+// read reads one form: a list, a string, a regex or an atom.
+func (r *sbplReader) read() (sexp, error) {
+	r.skip()
+	if r.pos >= len(r.src) {
+		return sexp{}, fmt.Errorf("unexpected end")
+	}
+	switch c := r.src[r.pos]; {
+	case c == '(':
+		r.pos++
+		l := sexp{isList: true}
+		for {
+			r.skip()
+			if r.pos >= len(r.src) {
+				return sexp{}, fmt.Errorf("unbalanced (")
+			}
+			if r.src[r.pos] == ')' {
+				r.pos++
+				return l, nil
+			}
+			e, err := r.read()
+			if err != nil {
+				return sexp{}, err
+			}
+			l.list = append(l.list, e)
+		}
+	case c == ')':
+		return sexp{}, fmt.Errorf("unexpected ) at %d", r.pos)
+	case c == '"':
+		s, err := r.readString()
+		return sexp{str: &s}, err
+	case strings.HasPrefix(r.src[r.pos:], `#"`):
+		r.pos++
+		s, err := r.readString()
+		s = "regex:" + s
+		return sexp{str: &s}, err
+	default:
+		start := r.pos
+		for r.pos < len(r.src) && !strings.ContainsRune("() \n\t;\"", rune(r.src[r.pos])) {
+			r.pos++
+		}
+		return sexp{atom: r.src[start:r.pos]}, nil
 	}
 }
 
@@ -159,6 +170,7 @@ func strs(fs []sexp) []string {
 }
 
 func TestSeatbeltInjection(t *testing.T) {
+	t.Parallel()
 	benign := Spec{Workspace: "/w/plain", Home: "/w", Etc: []string{"hosts"}, Deny: []string{"/w/.ssh"}, Network: NetworkOff}
 	ref, err := SeatbeltProfile(benign)
 	if err != nil {
@@ -213,6 +225,7 @@ func TestSeatbeltInjection(t *testing.T) {
 }
 
 func TestSeatbeltRefusesUnsafePaths(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		spec Spec
@@ -241,6 +254,7 @@ func TestSeatbeltRefusesUnsafePaths(t *testing.T) {
 }
 
 func TestSeatbeltNetwork(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		network string
 		open    bool
@@ -259,6 +273,7 @@ func TestSeatbeltNetwork(t *testing.T) {
 }
 
 func TestSeatbeltOrder(t *testing.T) {
+	t.Parallel()
 	// Last matching rule wins in SBPL: the home deny must come after the
 	// system allows and before the grants, and the Deny rules last.
 	p, err := SeatbeltProfile(Spec{

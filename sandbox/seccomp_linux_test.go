@@ -17,22 +17,12 @@ import (
 // kernel: the masked ioctl compare (CVE-2019-10063), flag tests that
 // ignore other namespace flags, clone3's ENOSYS, foreign architectures.
 func TestSeccompFilterDecisions(t *testing.T) {
+	t.Parallel()
 	prog := seccompFilter()
 	if prog == nil {
 		t.Skipf("no filter for %s", runtime.GOARCH)
 	}
-	raw := make([]bpf.RawInstruction, len(prog))
-	for i, f := range prog {
-		raw[i] = bpf.RawInstruction{Op: f.Code, Jt: f.Jt, Jf: f.Jf, K: f.K}
-	}
-	insns, ok := bpf.Disassemble(raw)
-	if !ok {
-		t.Fatal("filter does not disassemble")
-	}
-	vm, err := bpf.NewVM(insns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := filterVM(t, prog)
 	const (
 		allow  = unix.SECCOMP_RET_ALLOW
 		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
@@ -65,19 +55,7 @@ func TestSeccompFilterDecisions(t *testing.T) {
 		{"foreign architecture", 0x40000003 /* i386 */, 1, [6]uint64{}, eperm},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			data := make([]byte, 64)
-			binary.LittleEndian.PutUint32(data[0:], c.nr)
-			binary.LittleEndian.PutUint32(data[4:], c.arch)
-			for i, a := range c.args {
-				binary.LittleEndian.PutUint64(data[16+8*i:], a)
-			}
-			// The VM loads words big-endian; the kernel, natively. Feed
-			// it what the kernel's little-endian loads would see.
-			swapped := make([]byte, len(data))
-			for i := 0; i < len(data); i += 4 {
-				binary.BigEndian.PutUint32(swapped[i:], binary.LittleEndian.Uint32(data[i:]))
-			}
-			got, err := vm.Run(swapped)
+			got, err := vm.Run(seccompData(c.nr, c.arch, c.args))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,4 +72,39 @@ func TestSeccompFilterDecisions(t *testing.T) {
 			t.Errorf("x32 system call: got %#x, want EPERM", got)
 		}
 	}
+}
+
+// filterVM loads the filter into a BPF interpreter.
+func filterVM(t *testing.T, prog []unix.SockFilter) *bpf.VM {
+	t.Helper()
+	raw := make([]bpf.RawInstruction, len(prog))
+	for i, f := range prog {
+		raw[i] = bpf.RawInstruction{Op: f.Code, Jt: f.Jt, Jf: f.Jf, K: f.K}
+	}
+	insns, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatal("filter does not disassemble")
+	}
+	vm, err := bpf.NewVM(insns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vm
+}
+
+// seccompData is struct seccomp_data for one system call, as the VM
+// must see it: the VM loads words big-endian, the kernel natively, so
+// each word is swapped to what the kernel's little-endian loads see.
+func seccompData(nr, arch uint32, args [6]uint64) []byte {
+	data := make([]byte, 64)
+	binary.LittleEndian.PutUint32(data[0:], nr)
+	binary.LittleEndian.PutUint32(data[4:], arch)
+	for i, a := range args {
+		binary.LittleEndian.PutUint64(data[16+8*i:], a)
+	}
+	swapped := make([]byte, len(data))
+	for i := 0; i < len(data); i += 4 {
+		binary.BigEndian.PutUint32(swapped[i:], binary.LittleEndian.Uint32(data[i:]))
+	}
+	return swapped
 }

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDegraded(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		ws, home string
 		want     bool
@@ -33,6 +34,7 @@ func TestDegraded(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		p, dir string
 		want   bool
@@ -53,6 +55,7 @@ func TestWithin(t *testing.T) {
 }
 
 func TestCheckCommand(t *testing.T) {
+	t.Parallel()
 	base := Spec{
 		Workspace: "/home/u/project",
 		Read:      []string{"/nix/store"},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	bw := Backend{Name: "bwrap", Path: "/usr/bin/bwrap", Version: "0.8.0"}
 	notFound := errors.New("bwrap not found: install it with `apt-get install bubblewrap`")
 	const home = "/home/u"
@@ -69,6 +70,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestBackendString(t *testing.T) {
+	t.Parallel()
 	if s := (Backend{Name: "sandbox-exec", Path: "/usr/bin/sandbox-exec"}).String(); s != "sandbox-exec" {
 		t.Errorf("got %q", s)
 	}
@@ -78,6 +80,7 @@ func TestBackendString(t *testing.T) {
 }
 
 func TestSetupError(t *testing.T) {
+	t.Parallel()
 	cause := errors.New("boom")
 	err := error(&SetupError{Op: "layout", Err: cause})
 	if err.Error() != "sandbox setup: layout: boom" || !errors.Is(err, cause) {

@@ -16,6 +16,8 @@ import (
 const cwdFD = 3
 
 // errCwdFile marks a cwd file the shim refuses to open.
+//
+//lint:ignore ST1005 the message starts with a name (Claude), capitalised as names are
 var errCwdFile = errors.New("Claude's cwd file")
 
 // openCwdFile opens Claude's cwd file on the shim's side, where Claude

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPrepare(t *testing.T) {
+	t.Parallel()
 	s := agentstest.Session(t, "2.1.197 (Claude Code)", "-p", "hello")
 	s.Home = "/home/user" // the golden file holds the home's persistence rules
 	s.Deny = []string{"/home/user/.ssh"}

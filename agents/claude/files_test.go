@@ -40,6 +40,7 @@ func settingsOf(t *testing.T, s agents.Session) settingsView {
 // TestSettingsFileRules: the deny rules are always there; the hook and
 // hooks on only in the ring, with disableAllHooks false explicitly (F3).
 func TestSettingsFileRules(t *testing.T) {
+	t.Parallel()
 	s := agentstest.Session(t, "2.1.197 (Claude Code)")
 	s.Home = "/h"
 	s.Deny = []string{"/h/.ssh", "/h/.netrc"}
@@ -65,6 +66,7 @@ func TestSettingsFileRules(t *testing.T) {
 }
 
 func TestHookFiles(t *testing.T) {
+	t.Parallel()
 	var seen []string
 	judge := func(a agents.FileAccess, p, cwd string) agents.Verdict {
 		seen = append(seen, string(rune('0'+a))+":"+p)
@@ -116,6 +118,7 @@ func TestHookFiles(t *testing.T) {
 }
 
 func TestOwnWrites(t *testing.T) {
+	t.Parallel()
 	if got := New().OwnWrites("/h"); !slices.Equal(got, []string{"/h/.claude/plans"}) {
 		t.Fatalf("OwnWrites = %q", got)
 	}

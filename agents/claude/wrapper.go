@@ -107,7 +107,7 @@ func parseWrapper(script string) (w Wrapper, ok bool) {
 		return w, false
 	}
 	pc := callOf(p.stmt)
-	if len(pc.Args) != 2 || litOf(pc.Args[1]) != "-P" || len(p.stmt.Redirs) != 1 || p.stmt.Redirs[0].Op != syntax.ClbOut {
+	if len(pc.Args) != 2 || litOf(pc.Args[1]) != "-P" || len(p.stmt.Redirs) != 1 || p.stmt.Redirs[0].Op != syntax.RdrClob {
 		return w, false
 	}
 	rd := p.stmt.Redirs[0]

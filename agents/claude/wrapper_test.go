@@ -9,6 +9,7 @@ import (
 )
 
 func TestUnwrap(t *testing.T) {
+	t.Parallel()
 	snap := "source /root/.claude/shell-snapshots/snapshot-bash-1-abc.sh 2>/dev/null || true && "
 	tail := " && pwd -P >| /tmp/claude-1a2b-cwd"
 	for _, tc := range []struct {
@@ -38,6 +39,7 @@ func TestUnwrap(t *testing.T) {
 }
 
 func TestClaudeCwdRewrite(t *testing.T) {
+	t.Parallel()
 	script := "source /s/snap.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'cd sub' < /dev/null && pwd -P >| /tmp/d/claude-ab12-cwd"
 	w, ok := parseWrapper(script)
 	if !ok || w.Model != "cd sub" || w.CwdFile != "/tmp/d/claude-ab12-cwd" {

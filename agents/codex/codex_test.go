@@ -14,6 +14,7 @@ import (
 )
 
 func TestPrepare(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -52,6 +53,7 @@ type out struct {
 // TestHook is the hook's contract: input as Codex 0.171 sends it
 // (docs/agents.md §4.3), output it applies.
 func TestHook(t *testing.T) {
+	t.Parallel()
 	const shim = "/run/s-1/bin/bash"
 	for _, tc := range []struct {
 		name, in   string
@@ -95,6 +97,7 @@ func TestHook(t *testing.T) {
 // TestHookRewriteRoundTrip: the rewritten command, run by a POSIX shell
 // as Codex's outer shell does, gives the shim exactly the model's command.
 func TestHookRewriteRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{`echo "it's" 'a' $HOME`, "cat <<'EOF'\nx'y\nEOF", "echo `id` \\ '\\''"} {
 		in, _ := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]string{"command": cmd}})
 		b, _ := New().Hook(in, agentstest.Check, "printf")

@@ -13,6 +13,7 @@ import (
 )
 
 func TestPatchPaths(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		patch string
 		want  []string
@@ -38,6 +39,7 @@ func TestPatchPaths(t *testing.T) {
 // an allowed call gets no output (no opinion); shell calls are still
 // rewritten.
 func TestHookFiles(t *testing.T) {
+	t.Parallel()
 	var seen []string
 	judge := func(a agents.FileAccess, p, cwd string) agents.Verdict {
 		seen = append(seen, string(rune('0'+a))+":"+p+"@"+cwd)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestPrepare(t *testing.T) {
+	t.Parallel()
 	s := agentstest.Session(t, "crush version v0.90.0", "run", "--quiet", "hi")
 	s.Workspace = t.TempDir() // a repository of its own: no project files
 	os.Mkdir(filepath.Join(s.Workspace, ".git"), 0o755)
@@ -28,6 +29,7 @@ func TestPrepare(t *testing.T) {
 // TestProjectFiles: the files that run code at start are found in the
 // workspace and its parents up to the git root, not above (A4).
 func TestProjectFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ws := filepath.Join(root, "repo", "sub")
 	os.MkdirAll(ws, 0o755)
@@ -61,6 +63,7 @@ func TestProjectFiles(t *testing.T) {
 // updated_input routes the call; exit 2 blocks it; every other outcome
 // would run the original command, so errors exit 2 too.
 func TestHook(t *testing.T) {
+	t.Parallel()
 	const shim = "/run/s-1/bin/bash"
 	for _, tc := range []struct {
 		name, in  string
@@ -101,6 +104,7 @@ func TestHook(t *testing.T) {
 // TestHookCommandGuard: the guarded hook line blocks (exit 2) when the
 // hook binary is missing, instead of failing in a way Crush ignores (A6).
 func TestHookCommandGuard(t *testing.T) {
+	t.Parallel()
 	line := HookCommand(filepath.Join(t.TempDir(), "gone", "lite-sandbox"))
 	err := exec.Command("/bin/sh", "-c", line).Run()
 	ee, ok := err.(*exec.ExitError)

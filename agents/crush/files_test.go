@@ -15,6 +15,7 @@ import (
 // TestHookFilesContract: Crush's documented hook contract (exit 2
 // blocks; exit 0 JSON with updated_input merged) for its file tools.
 func TestHookFilesContract(t *testing.T) {
+	t.Parallel()
 	judge := func(a agents.FileAccess, p, cwd string) agents.Verdict {
 		if strings.Contains(p, ".ssh") || (a == agents.FileWrite && strings.Contains(p, "bashrc")) {
 			return agents.Verdict{Message: "lite-sandbox: REFUSED " + p}

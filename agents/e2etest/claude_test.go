@@ -35,6 +35,7 @@ func runClaude(e *env) (string, string, int) {
 }
 
 func TestClaude(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 
 	t.Run("allowed", func(t *testing.T) {
@@ -87,6 +88,7 @@ func TestClaude(t *testing.T) {
 // there and the sandboxed wrapper writes to the descriptor (no directory
 // is shared with the sandbox).
 func TestClaudeCwd(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 	e := newEnv(t, bin, "")
 	e.write("sub/here.txt", "x")

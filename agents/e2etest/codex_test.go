@@ -36,6 +36,7 @@ func runCodex(e *env) (string, string, int) {
 }
 
 func TestCodex(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
 
 	t.Run("allowed", func(t *testing.T) {
@@ -86,6 +87,7 @@ command = "touch %s/HOOK_RAN"
 // is judged and sandboxed all the same. (A login shell is refused by
 // Codex itself under allow_login_shell=false.)
 func TestCodexModelShell(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
 	// An interpreter as the shell (#8): 0.171 passes the hook no "shell"
 	// and runs the command with /bin/sh -c instead (measured), so it is

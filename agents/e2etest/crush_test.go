@@ -36,6 +36,7 @@ func runCrush(e *env) (string, string, int) {
 // its licence forbids vendoring it. The hook's contract is covered by
 // package crush's tests either way.
 func TestCrush(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "crush", "see https://github.com/charmbracelet/crush#installation; not installable from npm here")
 
 	t.Run("allowed", func(t *testing.T) {

@@ -141,6 +141,7 @@ func claudeFiles(e *env) {
 }
 
 func TestClaudeFileTools(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 	for _, tc := range []struct {
 		name string
@@ -158,6 +159,7 @@ func TestClaudeFileTools(t *testing.T) {
 }
 
 func TestCodexFileTools(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
 	e := fileEnv(t, bin)
 	f := e.forbidden()
@@ -201,6 +203,7 @@ func TestCodexFileTools(t *testing.T) {
 }
 
 func TestPiFileTools(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
 	e := fileEnv(t, bin)
 	f := e.forbidden()
@@ -250,6 +253,7 @@ func mustRead(t *testing.T, p string) string {
 // F3). It runs Claude under `launch exec` (a session, no adapter) with
 // only the hook in --settings, so that no deny rule answers first.
 func TestClaudeFileHook(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 	e := fileEnv(t, bin)
 	// In the local file, so that the Write of .claude/settings.json
@@ -269,6 +273,7 @@ func TestClaudeFileHook(t *testing.T) {
 // script run by Claude directly (no launch, no ring, no hook, no rules)
 // under bypass changes ~/.bashrc, so the tests above can fail.
 func TestClaudeFileHookControl(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 	e := fileEnv(t, bin)
 	claudeFiles(e)

@@ -26,6 +26,7 @@ func runPi(e *env) (string, string, int) {
 }
 
 func TestPi(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
 
 	t.Run("allowed", func(t *testing.T) {

@@ -67,6 +67,14 @@ func (e *env) probeFacts(name string) map[string]string {
 	return facts
 }
 
+// probeDone reports whether the probe named name has finished writing
+// its marker: the marker exists from the probe's first write on, so a
+// test that waits for a probe run in the background (a TUI's !cmd) must
+// wait for its last line, not for the file.
+func (e *env) probeDone(name string) func() bool {
+	return func() bool { _, ok := e.probeFacts(name)["done"]; return ok }
+}
+
 // hostPID1 is the name of the host's PID 1, which only the ring sees.
 func hostPID1(t *testing.T) string {
 	b, err := os.ReadFile("/proc/1/comm")
@@ -114,6 +122,7 @@ func (e *env) checkProbe(name, stdout, stderr string) {
 // ring alone, is not "sandboxed"; so each route test fails when its route
 // escapes to either.
 func TestProbeControl(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "", "")
 	e.sentinel()
 	if out, err := exec.Command("/bin/sh", "-c", e.probe("host")).CombinedOutput(); err != nil {
@@ -159,6 +168,7 @@ func TestProbeControl(t *testing.T) {
 // (before the fix it found no session, could not sandbox itself inside
 // the ring, and failed).
 func TestRingClearedEnv(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "", "")
 	e.sentinel()
 	out, errs, code := e.launch("exec", nil, "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME="+e.home, "sh", "-c", e.probe("env-i"))

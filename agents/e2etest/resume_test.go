@@ -30,6 +30,7 @@ func resumeArgs(t *testing.T, agent, stderr string) []string {
 // routed way back in, and following it resumes that session (the CLIs
 // refuse an unknown session id, so a wrong id fails the second run).
 func TestResumeLine(t *testing.T) {
+	t.Parallel()
 	t.Run("claude", func(t *testing.T) {
 		e := newEnv(t, agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197"), "true")
 		_, stderr, code := runClaude(e)

@@ -39,6 +39,7 @@ func mustJSON(t *testing.T, v any) string {
 // ~/.claude/projects and a second launch with --continue sends the model
 // the first session's conversation.
 func TestClaudeRoutes(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 	e := newEnv(t, bin, "")
 	e.sentinel()
@@ -119,6 +120,7 @@ func codexRewrite(e *env, start, pretool, rewrite string) string {
 // routing does not depend on our hook answering last. The session is
 // recorded in ~/.codex/sessions.
 func TestCodexRoutes(t *testing.T) {
+	t.Parallel()
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
 	for _, who := range []string{"user", "repo"} {
 		t.Run(who, func(t *testing.T) {
@@ -181,6 +183,7 @@ func TestCodexRoutes(t *testing.T) {
 // ~/.claude/.credentials.json (an OAuth token), Codex's ~/.codex/auth.json,
 // Pi's ~/.pi/agent/auth.json. The mock sees the file's token.
 func TestLogins(t *testing.T) {
+	t.Parallel()
 	t.Run("claude", func(t *testing.T) {
 		bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
 		e := newEnv(t, bin, "echo logged-in")

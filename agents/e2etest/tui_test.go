@@ -54,8 +54,10 @@ func (e *env) startTUI(extra []string, argv ...string) *tui {
 	for _, a := range argv {
 		q = append(q, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}
-	script := fmt.Sprintf("cd '%s' || exit 1\nstty -g > %s/stty.before\n%s\necho $? > %s/status\nstty -g > %s/stty.after\n",
-		e.ws, dir, strings.Join(q, " "), dir, dir)
+	// stty.after appears whole (renamed into place), so that a test that
+	// sees it never reads it half written.
+	script := fmt.Sprintf("cd '%[1]s' || exit 1\nstty -g > %[2]s/stty.before\n%[3]s\necho $? > %[2]s/status\nstty -g > %[2]s/stty.after.tmp && mv %[2]s/stty.after.tmp %[2]s/stty.after\n",
+		e.ws, dir, strings.Join(q, " "))
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -154,16 +156,6 @@ func (u *tui) finish(want int) {
 	}
 }
 
-// waitFile waits until the workspace file rel exists.
-func (e *env) waitFile(u *tui, rel string) {
-	e.t.Helper()
-	u.waitFor(rel+" in the workspace", e.fileExists(rel))
-}
-
-func (e *env) fileExists(rel string) func() bool {
-	return func() bool { _, err := os.Stat(filepath.Join(e.ws, rel)); return err == nil }
-}
-
 func (u *tui) exited() bool { _, err := os.Stat(filepath.Join(u.dir, "stty.after")); return err == nil }
 
 func (u *tui) shows(s string) func() bool {
@@ -217,7 +209,7 @@ func TestClaudeTUI(t *testing.T) {
 			u := e.startTUI(claudeEnv(e), argv...)
 			u.waitScreen("for shortcuts")
 			u.claudeShellMode()
-			u.submit(e.probe("claude-bang"), "the !cmd's marker", e.fileExists(".marker-claude-bang"))
+			u.submit(e.probe("claude-bang"), "the !cmd's marker", e.probeDone("claude-bang"))
 			u.submit("run the command", "the answer", u.shows(finalText))
 			res := e.result(u.screen(), "")
 			u.submit("/exit", "launch to exit", u.exited)
@@ -257,7 +249,7 @@ func TestCodexTUI(t *testing.T) {
 			}
 			u := e.startTUI(append(env, "TERM=xterm-256color"), argv...)
 			u.waitScreen("Ask Codex to do anything")
-			u.submit("!"+e.probe("codex-bang"), "the !cmd's marker", e.fileExists(".marker-codex-bang"))
+			u.submit("!"+e.probe("codex-bang"), "the !cmd's marker", e.probeDone("codex-bang"))
 			if mode == "direct" {
 				if e.sandboxed("codex-bang") == "" {
 					t.Errorf("baseline: Codex's own !cmd passes as sandboxed: the check cannot fail")
@@ -297,7 +289,7 @@ func TestPiTUI(t *testing.T) {
 			u.waitScreen("! bash")
 			for _, bang := range []string{"!", "!!"} {
 				name := "pi-" + strings.Repeat("bang", len(bang))
-				u.submit(bang+e.probe(name), "the marker of "+bang+"cmd", e.fileExists(".marker-"+name))
+				u.submit(bang+e.probe(name), "the marker of "+bang+"cmd", e.probeDone(name))
 				if mode == "direct" {
 					if e.sandboxed(name) == "" {
 						t.Errorf("baseline: Pi's own %scmd passes as sandboxed: the check cannot fail", bang)

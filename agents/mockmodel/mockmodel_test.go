@@ -51,6 +51,7 @@ func post(t *testing.T, url, body string) (events []map[string]any, names []stri
 }
 
 func TestAnthropic(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	ev, names := post(t, s.URL+"/v1/messages?beta=true", `{"tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"go"}]}`)
 	want := []string{"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
@@ -89,6 +90,7 @@ func TestAnthropic(t *testing.T) {
 }
 
 func TestResponses(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	ev, names := post(t, s.URL+"/v1/responses", `{"tools":[{"type":"function","name":"exec_command"}],"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}]}`)
 	if !reflect.DeepEqual(names, []string{"response.created", "response.output_item.done", "response.completed"}) {
@@ -110,6 +112,7 @@ func TestResponses(t *testing.T) {
 }
 
 func TestChat(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	tools := `"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{"command":{},"description":{}}}}}]`
 	ev, names := post(t, s.URL+"/v1/chat/completions", `{`+tools+`,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"go"}]}`)
@@ -147,6 +150,7 @@ func TestChat(t *testing.T) {
 // TestThen: the number of results in the request picks the next command;
 // the same request always gets the same answer.
 func TestThen(t *testing.T) {
+	t.Parallel()
 	s, err := Start(Scenario{Command: "cd sub", Then: []string{"pwd"}, Final: "done"})
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +185,7 @@ func TestThen(t *testing.T) {
 // (a tool-less request gets the final text); results and bodies are
 // recorded.
 func TestScript(t *testing.T) {
+	t.Parallel()
 	s, err := Start(Scenario{Final: "fin", Turns: []Turn{
 		{{Tool: "Read", Input: map[string]any{"file_path": "/x"}}, {Tool: "Write", Input: map[string]any{"file_path": "/y", "content": "c"}}},
 		{{Tool: "apply_patch", Custom: "*** Begin Patch\n*** End Patch\n"}, Shell("id")},

@@ -11,6 +11,7 @@ import (
 )
 
 func TestHookFiles(t *testing.T) {
+	t.Parallel()
 	judge := func(a agents.FileAccess, p, cwd string) agents.Verdict {
 		if a == agents.FileWrite && p == "~/.bashrc" && cwd == "/ws" {
 			return agents.Verdict{Message: "lite-sandbox: NO"}

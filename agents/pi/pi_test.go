@@ -15,6 +15,7 @@ import (
 )
 
 func TestMajor(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]int{"0.73.1": 0, "1.6.0": 1, "v2.0.0": 2, "pi 1.0": -1, "": -1} {
 		if got := major(v); got != want {
 			t.Errorf("Major(%q) = %d, want %d", v, got, want)
@@ -23,6 +24,7 @@ func TestMajor(t *testing.T) {
 }
 
 func TestPrepare(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, version string }{{"plan-0.x", "0.73.1"}, {"plan-1.x", "1.6.0"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := agentstest.Session(t, tc.version, "-p", "hi")
@@ -45,6 +47,7 @@ func TestPrepare(t *testing.T) {
 // TestUserState: the user's settings are kept (with shellPath forced)
 // and their credentials, models and sessions linked.
 func TestUserState(t *testing.T) {
+	t.Parallel()
 	s := agentstest.Session(t, "0.73.1")
 	user := filepath.Join(s.Home, ".pi", "agent")
 	os.MkdirAll(filepath.Join(user, "sessions"), 0o700)
@@ -76,6 +79,7 @@ func TestUserState(t *testing.T) {
 // before it exists (State.CreateDirs makes it before Pi starts), so that a
 // first session's history is not saved in the session dir and lost.
 func TestUserStateFirstRun(t *testing.T) {
+	t.Parallel()
 	for _, ring := range []bool{false, true} {
 		s := agentstest.Session(t, "0.73.1")
 		s.Ring = ring
@@ -97,6 +101,7 @@ func TestUserStateFirstRun(t *testing.T) {
 // TestExtension: the embedded extension refuses to load without the
 // shim (fail closed) and registers both routes.
 func TestExtension(t *testing.T) {
+	t.Parallel()
 	src := string(extension)
 	for _, want := range []string{"throw new Error", `registerTool`, `pi.on("user_bash"`, "shellPath: shim"} {
 		if !strings.Contains(src, want) {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestLookup(t *testing.T) {
+	t.Parallel()
 	if a, err := Lookup("claude"); err != nil || a.Info().Binary != "claude" {
 		t.Fatalf("claude: %v %v", a, err)
 	}
@@ -39,6 +40,7 @@ func TestPath(t *testing.T) {
 
 // TestInfoNames: every adapter's Info names it as its Name does.
 func TestInfoNames(t *testing.T) {
+	t.Parallel()
 	for _, a := range All() {
 		if a.Info().Name != a.Name() {
 			t.Errorf("%s: Info().Name = %q", a.Name(), a.Info().Name)
@@ -52,6 +54,7 @@ func TestInfoNames(t *testing.T) {
 // TestUnwrap: Claude's wrapper is unwrapped in Claude's sessions and in a
 // shim lite-sandbox did not launch, never for another agent.
 func TestUnwrap(t *testing.T) {
+	t.Parallel()
 	const script = `shopt -u extglob 2>/dev/null || true && eval 'git status' < /dev/null && pwd -P >| /tmp/claude-1-cwd`
 	for _, agent := range []string{"claude", ""} {
 		if cmd, ok := Unwrap(agent, script); !ok || cmd != "git status" {

@@ -66,6 +66,26 @@ func (c *HookCmd) judge(a agents.FileAccess, p, cwd string) agents.Verdict {
 	if ow, ok := c.adapter.(agents.OwnWriter); ok {
 		j.AgentWrite = ow.OwnWrites(c.spec.Home)
 	}
-	v := j.Judge(sandbox.Access(a), p, cwd)
+	acc, ok := sandboxAccess(a)
+	if !ok {
+		return agents.Verdict{Message: fmt.Sprintf("lite-sandbox: the hook does not know file access %d, so the file tool was refused", a)}
+	}
+	v := j.Judge(acc, p, cwd)
 	return agents.Verdict{Allowed: v.Allowed, Message: v.Reason}
+}
+
+// sandboxAccess is the one place an agent's file access becomes the path
+// judge's: agents stays a leaf package (it imports nothing of ours), so
+// it has a type of its own. An unknown value is refused, never read as
+// another access.
+func sandboxAccess(a agents.FileAccess) (sandbox.Access, bool) {
+	switch a {
+	case agents.FileRead:
+		return sandbox.Read, true
+	case agents.FileSearch:
+		return sandbox.Search, true
+	case agents.FileWrite:
+		return sandbox.Write, true
+	}
+	return 0, false
 }

@@ -13,6 +13,7 @@ import (
 )
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	for _, d := range []string{a, b, filepath.Join(dir, "a", "sub")} {

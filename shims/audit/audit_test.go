@@ -14,6 +14,7 @@ import (
 )
 
 func TestDir(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		env  map[string]string
 		want string
@@ -32,6 +33,7 @@ func TestDir(t *testing.T) {
 // TestAppendConcurrent: records of concurrent writers (shims) never
 // interleave, and every one is read back.
 func TestAppendConcurrent(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "state", "lite-sandbox")
 	const n = 200
 	long := strings.Repeat("x", 3000) // larger than a pipe buffer's atomic limit
@@ -69,6 +71,7 @@ func TestAppendConcurrent(t *testing.T) {
 }
 
 func TestAppendTruncatesHugeCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := Append(dir, Record{Command: strings.Repeat("y", 10*maxCommand)}); err != nil {
 		t.Fatal(err)

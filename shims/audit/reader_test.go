@@ -41,6 +41,7 @@ func expect(t *testing.T, r *Reader, want ...string) {
 // new file after a rotation (reading the rest of the old one first) or
 // after a truncation.
 func TestReaderFollows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	name := filepath.Join(dir, FileName)
 	Append(dir, Record{Command: "a"})
@@ -86,6 +87,7 @@ func TestReaderFollows(t *testing.T) {
 // TestFollowStops: Follow hands over new records and returns when its
 // context ends.
 func TestFollowStops(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	Append(dir, Record{Command: "old"})
 	r, err := OpenReader(dir)
@@ -128,6 +130,7 @@ func TestFollowStops(t *testing.T) {
 // TestReaderRotatedFirst: the reader starts with the rotated files,
 // oldest first, as Read does.
 func TestReaderRotatedFirst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	Append(dir, Record{Command: "oldest"})
 	name := filepath.Join(dir, FileName)

@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 // files, whole (one JSON line each), once, and in each writer's order;
 // no file grows much past the limit.
 func TestRotateUnderLoad(t *testing.T) {
+	t.Parallel()
 	const writers, each = 50, 40
 	dir := filepath.Join(t.TempDir(), "state")
 	exe, err := os.Executable()
@@ -110,6 +111,7 @@ func TestRotateUnderLoad(t *testing.T) {
 // TestRotateKeepsAFew: only keepRotated rotated files stay, and Read reads
 // them oldest first, then the current file.
 func TestRotateKeepsAFew(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	oldMax, oldKeep := maxBytes, keepRotated
 	maxBytes, keepRotated = 200, 2

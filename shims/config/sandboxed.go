@@ -13,9 +13,13 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
+// probeOnce is [sandbox.Probe], run once per process.
+var probeOnce = sync.OnceValues(sandbox.Probe)
+
 // Probe is the cached backend probe ([sandbox.Probe]), read once per
 // process: the validator's environment and the shim's Exec both need it.
-var Probe = sync.OnceValues(sandbox.Probe)
+// A function, not a variable, so that no package can replace it.
+func Probe() (sandbox.Backend, error) { return probeOnce() }
 
 // Unsandboxed reports whether a run outside a session executes its
 // commands without the OS sandbox in mode m: mode off, or auto without a

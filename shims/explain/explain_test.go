@@ -9,6 +9,7 @@ import (
 )
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	c := Context{
 		Workspace: "/w",
 		Cwd:       "/w/sub",

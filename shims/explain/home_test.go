@@ -9,6 +9,7 @@ import (
 )
 
 func TestHomeLines(t *testing.T) {
+	t.Parallel()
 	c := Context{Workspace: "/home/user/proj", Cwd: "/home/user/proj", Home: "/home/user",
 		Writable: []string{"/home/user/.npm", "/home/user/out"}}
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestAgentWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	noenv := func(string) string { return "" }
 	user := write(t, dir, "user.toml", "[agent]\nwrite = [\"~/.local/share/mcp-memory\"]\n")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestFilterEnv(t *testing.T) {
+	t.Parallel()
 	s := Default().Sandbox
 	env := []string{
 		"PATH=/usr/bin", "HOME=/home/u", "LANG=C.UTF-8", "LC_ALL=C",

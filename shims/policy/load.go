@@ -65,15 +65,15 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// FileError reports a problem in one policy file, with its position when
+// fileError reports a problem in one policy file, with its position when
 // known. Callers print it as one line: "file:line:col: message".
-type FileError struct {
+type fileError struct {
 	Path      string
 	Line, Col int
 	Msg       string
 }
 
-func (e *FileError) Error() string {
+func (e *fileError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
 	}
@@ -198,14 +198,14 @@ func decode(path string, data []byte) (*layer, error) {
 		case errors.As(err, &se) && len(se.Errors) > 0:
 			e := se.Errors[0]
 			line, col := e.Position()
-			return nil, &FileError{Path: path, Line: line, Col: col,
+			return nil, &fileError{Path: path, Line: line, Col: col,
 				Msg: fmt.Sprintf("unknown key %q", strings.Join(e.Key(), "."))}
 		case errors.As(err, &de):
 			line, col := de.Position()
-			return nil, &FileError{Path: path, Line: line, Col: col,
+			return nil, &fileError{Path: path, Line: line, Col: col,
 				Msg: strings.TrimPrefix(de.Error(), "toml: ")}
 		}
-		return nil, &FileError{Path: path, Msg: err.Error()}
+		return nil, &fileError{Path: path, Msg: err.Error()}
 	}
 	if l.Version != nil && *l.Version != Version {
 		return nil, l.errAt(fmt.Sprintf("unsupported policy version %d (this build reads version %d)", *l.Version, Version), "version")
@@ -213,11 +213,11 @@ func decode(path string, data []byte) (*layer, error) {
 	return l, nil
 }
 
-// errAt builds a FileError positioned at the first occurrence of the key
+// errAt builds a fileError positioned at the first occurrence of the key
 // (best effort: a position helps a person, the message is what matters).
-func (l *layer) errAt(msg string, key string, nth ...int) *FileError {
+func (l *layer) errAt(msg string, key string, nth ...int) *fileError {
 	line, col := locate(l.data, key, nth...)
-	return &FileError{Path: l.path, Line: line, Col: col, Msg: msg}
+	return &fileError{Path: l.path, Line: line, Col: col, Msg: msg}
 }
 
 // apply merges l into p. Scalars replace, lists append (without
@@ -451,7 +451,7 @@ func checkRelPath(key, v string) error {
 	case strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~"):
 		return fmt.Errorf("%s: %q must be relative to the workspace", key, v)
 	case slices.Contains(strings.Split(v, "/"), ".."):
-		return fmt.Errorf("%s: %q must not contain ..", key, v)
+		return fmt.Errorf("%s: %q must not contain a \"..\" component", key, v)
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ func write(t *testing.T, dir, name, text string) string {
 func noenv(string) string { return "" }
 
 func TestDefault(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	if p.Sandbox.Mode != "auto" || p.Sandbox.Network != "open" {
 		t.Errorf("mode %q network %q", p.Sandbox.Mode, p.Sandbox.Network)
@@ -59,6 +60,7 @@ func TestDefault(t *testing.T) {
 }
 
 func TestLoadLayers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	user := write(t, dir, "user.toml", `
 [sandbox]
@@ -132,6 +134,7 @@ reason = "Deploys to production."
 }
 
 func TestUserFileLookup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": dir}
 	getenv := func(k string) string { return env[k] }
@@ -153,6 +156,7 @@ func TestUserFileLookup(t *testing.T) {
 }
 
 func TestBadFiles(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text string
 		project    bool
@@ -187,9 +191,9 @@ func TestBadFiles(t *testing.T) {
 			if err == nil {
 				t.Fatal("loaded a bad file")
 			}
-			var fe *FileError
+			var fe *fileError
 			if !errors.As(err, &fe) {
-				t.Fatalf("error %v is not a *FileError", err)
+				t.Fatalf("error %v is not a *fileError", err)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not contain %q", err, tc.want)
@@ -202,6 +206,7 @@ func TestBadFiles(t *testing.T) {
 }
 
 func TestProjectMayTighten(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, projectFile, "[sandbox]\nmode = \"on\"\nnetwork = \"off\"\n[shell]\nmax_depth = 2\ndeny_env = [\"FOO\"]\n")
 	p, err := Load(Options{Workspace: dir, Getenv: noenv})
@@ -214,6 +219,7 @@ func TestProjectMayTighten(t *testing.T) {
 }
 
 func TestMarshalRoundTrip(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	b, err := p.Marshal()
 	if err != nil {
@@ -233,6 +239,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	c := p.Clone()
 	c.Sandbox.Deny[0] = "changed"
@@ -246,6 +253,7 @@ func TestClone(t *testing.T) {
 // file may remove them, and a project file may neither unprotect nor
 // widen the toolchain mounts (escape classes 9 to 15).
 func TestProtectLayers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	user := write(t, dir, "user.toml", "[sandbox]\nunprotect = [\".envrc\", \".vscode\"]\ncaches = [\"~/.cache/bazel\"]\n")
 	ws := t.TempDir()
@@ -286,7 +294,7 @@ func TestProtectLayers(t *testing.T) {
 		{"project shares a cache", "[sandbox]\nshared_caches = [\"~/go/pkg/mod\"]\n", "sandbox.shared_caches: a project file may only tighten"},
 		{"project adds a tool", "[sandbox]\ntools = [\"~\"]\n", "sandbox.tools: a project file may only tighten"},
 		{"absolute protect", "[sandbox]\nprotect = [\"/etc/x\"]\n", "must be relative to the workspace"},
-		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", "must not contain .."},
+		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", `must not contain a ".." component`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := t.TempDir()

@@ -10,6 +10,7 @@ import (
 )
 
 func TestNetworkLayers(t *testing.T) {
+	t.Parallel()
 	d := Default()
 	if d.Sandbox.Network != NetworkOpen || !slices.Contains(d.Sandbox.AllowDomains, "proxy.golang.org") ||
 		!slices.Contains(d.Sandbox.AllowDomains, "github.com") || len(d.Sandbox.AllowAddresses) != 0 {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSandboxSpecDefault(t *testing.T) {
+	t.Parallel()
 	p := Default()
 	s, err := p.SandboxSpec("/home/user/project/", "/home/user", "")
 	if err != nil {
@@ -40,6 +41,7 @@ func TestSandboxSpecDefault(t *testing.T) {
 }
 
 func TestSandboxSpec(t *testing.T) {
+	t.Parallel()
 	mk := func(f func(*Policy)) *Policy {
 		p := Default().Clone()
 		f(p)

@@ -16,6 +16,7 @@ import (
 // §8): for words the validator decodes statically, real bash must produce
 // the same argv. A divergence here is a class 3 or 13 bypass.
 func TestDecodeMatchesBash(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash is not installed; the differential test needs it")

@@ -171,6 +171,7 @@ func rewriteCase(data []byte, r Result) []byte {
 }
 
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus files: %v", err)
@@ -275,6 +276,7 @@ func loadCorpus(t testing.TB) []corpusCase {
 // TestCorpusCoversClasses checks that every bypass class of
 // docs/validator.md §7 has at least three cases.
 func TestCorpusCoversClasses(t *testing.T) {
+	t.Parallel()
 	count := map[int]int{}
 	for _, c := range loadCorpus(t) {
 		for _, n := range c.classes {

@@ -75,6 +75,7 @@ func checkResult(t *testing.T, cmd string, r Result) {
 // TestPathological checks that hostile inputs are judged quickly and
 // without a panic.
 func TestPathological(t *testing.T) {
+	t.Parallel()
 	v := defaultValidator(t)
 	mib := 1 << 20
 	for _, tc := range []struct {
@@ -122,6 +123,7 @@ func TestPathological(t *testing.T) {
 // TestConcurrent runs the corpus from several goroutines on one Validator
 // (run with -race) and compares with sequential results.
 func TestConcurrent(t *testing.T) {
+	t.Parallel()
 	v := defaultValidator(t)
 	cases := loadCorpus(t)
 	want := make([]Result, len(cases))
@@ -151,6 +153,7 @@ func TestConcurrent(t *testing.T) {
 // TestUnknownNode checks the fail-closed default of the walker with a node
 // Bash parsing never produces.
 func TestUnknownNode(t *testing.T) {
+	t.Parallel()
 	v := defaultValidator(t)
 	c := newChecker(v)
 	sc := c.initialScope()

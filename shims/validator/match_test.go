@@ -59,6 +59,7 @@ func show(args []arg) string {
 }
 
 func TestDecode(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ src, want string }{
 		{`c\at x`, "cat x"},
 		{`"c"at x`, "cat x"},
@@ -89,6 +90,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestFlagPresent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		flag, cmd string
 		want      bool
@@ -133,6 +135,7 @@ func TestFlagPresent(t *testing.T) {
 }
 
 func TestScanSub(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ cmd, sub, after string }{
 		{"git push -f origin", "push", "origin"},
 		{"git -C repo -c a=b --git-dir .git --work-tree=. push x", "push", "x"},
@@ -161,6 +164,7 @@ func TestScanSub(t *testing.T) {
 }
 
 func TestRulePaths(t *testing.T) {
+	t.Parallel()
 	pr := &policy.Rule{ID: "t", Decision: policy.Deny, Command: "rm", Reason: "r",
 		Paths: []string{"/", "~", "${workspace}"}}
 	r, err := compileRule(pr, ruleExampleEnv())
@@ -214,6 +218,7 @@ func TestRulePaths(t *testing.T) {
 }
 
 func TestPathHelpers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b          string
 		within, cover bool
@@ -263,6 +268,7 @@ func TestPathHelpers(t *testing.T) {
 }
 
 func TestCouldMatch(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		glob, prefix string
 		want         bool
@@ -289,6 +295,7 @@ func TestCouldMatch(t *testing.T) {
 }
 
 func TestParseOpts(t *testing.T) {
+	t.Parallel()
 	spec := optSpec{vals: "nC", optVals: "i", longVals: []string{"--chdir"}}
 	for _, tc := range []struct{ cmd, opts, rest string }{
 		{"w -n 5 -x cmd a", "-n=5 -x", "cmd a"},
@@ -330,6 +337,7 @@ func TestParseOpts(t *testing.T) {
 }
 
 func TestCommandAlternatives(t *testing.T) {
+	t.Parallel()
 	r, err := compileRule(&policy.Rule{ID: "t", Decision: policy.Deny, Command: "{sudo,su,mkfs*}", Reason: "r"}, Env{})
 	if err != nil {
 		t.Fatal(err)
@@ -349,6 +357,7 @@ func TestCommandAlternatives(t *testing.T) {
 }
 
 func TestHasGlob(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]bool{"*": true, "a?": true, "[ab]": true, "[": false, "[[": false,
 		`\*`: false, `a\?b`: false, "x]": false, "~": false} {
 		if got := hasGlob(in); got != want {

@@ -15,6 +15,7 @@ import (
 // policy has a match example, that each example behaves (one subtest per
 // example, so a failure names it), and that New accepts the policy.
 func TestDefaultPolicyExamples(t *testing.T) {
+	t.Parallel()
 	p := policy.Default()
 	env := ruleExampleEnv()
 	v, err := compile(p, env)
@@ -53,6 +54,7 @@ func examplePolicy(r policy.Rule) *policy.Policy {
 }
 
 func TestBrokenExample(t *testing.T) {
+	t.Parallel()
 	base := policy.Rule{
 		ID: "test.push", Decision: policy.Deny, Command: "git", Sub: []string{"push"},
 		Flags: []string{"-f"}, Reason: "test",
@@ -72,9 +74,9 @@ func TestBrokenExample(t *testing.T) {
 			r := base
 			r.Match, r.NotMatch = tc.match, tc.notMatch
 			_, err := New(examplePolicy(r), Env{Workspace: "/w", Home: "/h"})
-			var ee *ExampleError
+			var ee *exampleError
 			if !errors.As(err, &ee) {
-				t.Fatalf("New: got %v, want an *ExampleError", err)
+				t.Fatalf("New: got %v, want an *exampleError", err)
 			}
 			if ee.RuleID != "test.push" || ee.Example != tc.example || ee.WantMatch != tc.wantMatch {
 				t.Errorf("got %+v", ee)
@@ -89,6 +91,7 @@ func TestBrokenExample(t *testing.T) {
 // TestExampleWorkspace checks that ${workspace} in an example means the
 // example environment's workspace.
 func TestExampleWorkspace(t *testing.T) {
+	t.Parallel()
 	r := policy.Rule{
 		ID: "test.ws", Decision: policy.Ask, Command: "rm", Paths: []string{"${workspace}/keep"},
 		Reason: "test", Match: []string{"rm ${workspace}/keep", "rm -r ${workspace}", "rm keep", "rm ."},
@@ -100,6 +103,7 @@ func TestExampleWorkspace(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
+	t.Parallel()
 	ok := policy.Rule{ID: "t", Decision: policy.Deny, Command: "x", Reason: "r"}
 	for _, tc := range []struct {
 		name string
@@ -136,6 +140,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestMessage(t *testing.T) {
+	t.Parallel()
 	r := Result{Decision: policy.Deny, RuleID: "a.b", Reason: "Bad\nthing.", Hint: "Do  other."}
 	if got, want := r.Message(), "lite-sandbox: blocked by a.b: Bad thing. Hint: Do other."; got != want {
 		t.Errorf("got %q, want %q", got, want)
@@ -155,6 +160,7 @@ func TestMessage(t *testing.T) {
 // TestAskAndAllowRules checks the strictest-decision order with rules of
 // every decision.
 func TestAskAndAllowRules(t *testing.T) {
+	t.Parallel()
 	p := &policy.Policy{Rules: []policy.Rule{
 		{ID: "allow.git", Decision: policy.Allow, Command: "git", Reason: "ok"},
 		{ID: "ask.push", Decision: policy.Ask, Command: "git", Sub: []string{"push"}, Reason: "ask"},
@@ -184,6 +190,7 @@ func TestAskAndAllowRules(t *testing.T) {
 }
 
 func TestCheckArgv(t *testing.T) {
+	t.Parallel()
 	v := defaultValidator(t)
 	for _, tc := range []struct {
 		argv []string

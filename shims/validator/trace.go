@@ -78,7 +78,7 @@ func (c *checker) traceWrite(r *syntax.Redirect, sc *scope) {
 		return
 	}
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut:
 	default:
 		return
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTrace(t *testing.T) {
+	t.Parallel()
 	env := Env{Workspace: "/w", Home: "/home/u", Cwd: "/w"}
 	calls, writes := Trace(`cd sub && nice -n 5 env X=1 sh -c 'touch "a b" > ~/log; cp x "$OUT"'`, env)
 	var touch, cp *Call

@@ -73,17 +73,17 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// ExampleError reports a rule example that does not behave as its rule
+// exampleError reports a rule example that does not behave as its rule
 // says: a match example the rule does not win, or a not_match example it
 // wins.
-type ExampleError struct {
+type exampleError struct {
 	RuleID    string
 	Example   string
 	WantMatch bool
 	Got       Result
 }
 
-func (e *ExampleError) Error() string {
+func (e *exampleError) Error() string {
 	got := e.Got.Decision
 	if e.Got.RuleID != "" {
 		got += " " + e.Got.RuleID
@@ -110,7 +110,7 @@ type Validator struct {
 const defaultMaxDepth = 8
 
 // New compiles p for env and checks every rule's examples (in the fixed
-// environment of the package documentation). A failing example is reported as an [*ExampleError]
+// environment of the package documentation). A failing example is reported as an *exampleError
 // (several are joined with [errors.Join]); invalid globs, flags or paths
 // in a rule are errors too.
 func New(p *policy.Policy, env Env) (*Validator, error) {
@@ -209,12 +209,12 @@ func checkExamples(p *policy.Policy) error {
 	for _, r := range v.rules {
 		for _, ex := range r.Match {
 			if got := v.Check(expandExample(ex, env)); got.RuleID != r.ID {
-				errs = append(errs, &ExampleError{RuleID: r.ID, Example: ex, WantMatch: true, Got: got})
+				errs = append(errs, &exampleError{RuleID: r.ID, Example: ex, WantMatch: true, Got: got})
 			}
 		}
 		for _, ex := range r.NotMatch {
 			if got := v.Check(expandExample(ex, env)); got.RuleID == r.ID {
-				errs = append(errs, &ExampleError{RuleID: r.ID, Example: ex, WantMatch: false, Got: got})
+				errs = append(errs, &exampleError{RuleID: r.ID, Example: ex, WantMatch: false, Got: got})
 			}
 		}
 	}

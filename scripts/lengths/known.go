@@ -1,0 +1,15 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package main
+
+// known holds the offenders that exist, with their length when they were
+// listed: each may shrink, none may grow, and no new one may join. When
+// one is shortened under the limit, the check asks for its line here to
+// go.
+var known = map[string]int{
+	// Test functions; the shims ones are in files the per-command rewrite
+	// (#18) and egress (#20) change.
+	"shims/args_test.go:TestParseArgs":                89,
+	"shims/egress_linux_test.go:TestEgressPerCommand": 113,
+}
