@@ -264,7 +264,11 @@ func TestClaudeFileHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, errs, _ := e.launch("exec", claudeEnv(e), filepath.Join(bin, "claude"), "--settings", string(settings),
+	// launch exec knows no agent, so nothing of the environment's
+	// secrets reaches the program unless the user keeps it (#17).
+	e.write("~/.config/lite-sandbox/config.toml", "[agent]\nenv = [\"ANTHROPIC_*\"]\n")
+	env := append(claudeEnv(e), "LITE_SANDBOX_CONFIG="+e.abs("~/.config/lite-sandbox/config.toml"))
+	out, errs, _ := e.launch("exec", env, filepath.Join(bin, "claude"), "--settings", string(settings),
 		"-p", "work on the files", "--output-format", "json", "--dangerously-skip-permissions")
 	e.checkFiles(out, errs, "lite-sandbox:")
 }
