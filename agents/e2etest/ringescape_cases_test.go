@@ -348,7 +348,8 @@ func fsmonProbe() int {
 func TestRingGit(t *testing.T) {
 	users(t, func(t *testing.T, e *env) {
 		e.sentinel()
-		if out, err := exec.Command("git", "init", "-q", e.ws).CombinedOutput(); err != nil {
+		// As root in nobody's tree git wants the directory declared safe.
+		if out, err := exec.Command("git", "-c", "safe.directory=*", "init", "-q", e.ws).CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v: %s", err, out)
 		}
 		prog := filepath.Join(e.ws, fsmonName)
@@ -360,7 +361,7 @@ func TestRingGit(t *testing.T) {
 		spec := func(name string) {
 			os.WriteFile(prog+".spec", []byte(strings.Join([]string{e.home, e.ws, filepath.Dir(e.ws), name}, "\n")), 0o644)
 		}
-		if out, err := exec.Command("git", "-C", e.ws, "config", "core.fsmonitor", prog).CombinedOutput(); err != nil {
+		if out, err := exec.Command("git", "-c", "safe.directory=*", "-C", e.ws, "config", "core.fsmonitor", prog).CombinedOutput(); err != nil {
 			t.Fatalf("git config: %v: %s", err, out)
 		}
 		if e.cred != nil {
