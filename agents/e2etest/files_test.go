@@ -161,7 +161,29 @@ func TestClaudeFileTools(t *testing.T) {
 func TestCodexFileTools(t *testing.T) {
 	t.Parallel()
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
-	e := fileEnv(t, bin)
+	asUsers(t, bin, "codex", codexFileTools)
+}
+
+// asUsers runs fn on a fileEnv as root and as an unprivileged user
+// (#17: the ring's claims hold for both).
+func asUsers(t *testing.T, bin, name string, fn func(t *testing.T, e *env)) {
+	t.Run("root", func(t *testing.T) {
+		if os.Getuid() != 0 {
+			t.Skip("not root: the unprivileged case runs as this user")
+		}
+		fn(t, fileEnv(t, bin))
+	})
+	t.Run("unprivileged", func(t *testing.T) {
+		e := fileEnv(t, bin)
+		if os.Getuid() == 0 {
+			canRunAsNobody(t, bin, name)
+			e.unprivileged()
+		}
+		fn(t, e)
+	})
+}
+
+func codexFileTools(t *testing.T, e *env) {
 	f := e.forbidden()
 	e.write("~/.ssh/canary.png", "\x89PNG\r\n\x1a\n"+canaryText)
 	patch := func(body string) string { return "*** Begin Patch\n" + body + "*** End Patch\n" }
@@ -205,7 +227,10 @@ func TestCodexFileTools(t *testing.T) {
 func TestPiFileTools(t *testing.T) {
 	t.Parallel()
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
-	e := fileEnv(t, bin)
+	asUsers(t, bin, "pi", piFileTools)
+}
+
+func piFileTools(t *testing.T, e *env) {
 	f := e.forbidden()
 	// Pi's own code-bearing state (#17): models.json runs "!cmd" values.
 	models := filepath.Join(e.home, ".pi", "agent", "models.json")

@@ -12,8 +12,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -87,8 +89,42 @@ func (m *writeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Write into the workspace works and Claude's state in ~/.claude is
 // written. The home lies outside /tmp here, as real homes do: the ring's
 // private /tmp would otherwise hide it altogether.
+//
+// It runs as root and as an unprivileged user (#17).
 func TestClaudeRing(t *testing.T) {
-	e := ringEnv(t)
+	t.Run("root", func(t *testing.T) {
+		if os.Getuid() != 0 {
+			t.Skip("not root: the unprivileged case runs as this user")
+		}
+		claudeRing(t, ringEnv(t))
+	})
+	t.Run("unprivileged", func(t *testing.T) {
+		e := ringEnv(t)
+		if os.Getuid() == 0 {
+			canRunAsNobody(t, e.agentDir, "claude")
+			e.unprivileged()
+		}
+		claudeRing(t, e)
+	})
+}
+
+// canRunAsNobody skips (or fails, under scripts/test, which installs the
+// CLIs where every user can run them) when nobody cannot run the agent.
+func canRunAsNobody(t *testing.T, dir, name string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(dir, name), "--version")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	cmd.Env = []string{"PATH=" + dir + ":/usr/local/bin:/usr/bin:/bin", "HOME=/nonexistent"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		msg := fmt.Sprintf("%s in %s cannot run as an unprivileged user (%v: %.200s): install the CLIs where every user may read them (LITE_SANDBOX_AGENTS_DIR, as scripts/test does)", name, dir, err, out)
+		if os.Getenv("LITE_SANDBOX_AGENTS_SHARED") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+func claudeRing(t *testing.T, e *env) {
 	bashrc := filepath.Join(e.home, ".bashrc")
 	if err := os.WriteFile(bashrc, []byte("# the user's\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -170,7 +206,9 @@ func ringEnv(t *testing.T) *env {
 	t.Cleanup(func() { os.RemoveAll(root) })
 	e.home = filepath.Join(root, "home")
 	e.ws = filepath.Join(root, "ws")
-	for _, d := range []string{e.home, e.ws} {
+	run := filepath.Join(root, "run")
+	e.vars = append(e.vars, "XDG_RUNTIME_DIR="+run)
+	for _, d := range []string{e.home, e.ws, run} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}

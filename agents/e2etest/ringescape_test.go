@@ -261,23 +261,32 @@ func unsafePointer(b *byte) unsafe.Pointer { return unsafe.Pointer(b) }
 const nobody = 65534
 
 // unprivileged makes e run lite-sandbox (and the host-side probes) as
-// nobody: its whole tree belongs to nobody.
+// nobody: its whole tree belongs to nobody, again before every launch
+// (files the test writes later are root's).
 func (e *env) unprivileged() {
 	e.t.Helper()
 	e.cred = &syscall.Credential{Uid: nobody, Gid: nobody}
-	root := filepath.Dir(e.ws)
-	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
+	e.chownTree()
+	// t.TempDir's parents are root's and 0700.
+	for d := filepath.Dir(filepath.Dir(e.ws)); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+}
+
+// chownTree gives e's tree to e's user.
+func (e *env) chownTree() {
+	e.t.Helper()
+	if e.cred == nil {
+		return
+	}
+	err := filepath.Walk(filepath.Dir(e.ws), func(p string, _ os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
-		return os.Lchown(p, nobody, nobody)
+		return os.Lchown(p, int(e.cred.Uid), int(e.cred.Gid))
 	})
 	if err != nil {
 		e.t.Fatal(err)
-	}
-	// t.TempDir's parents are root's and 0700.
-	for d := filepath.Dir(root); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
 	}
 }
 
