@@ -79,16 +79,37 @@ const (
 // trailing "/" marks a directory); Etc entries are names below /etc.
 type Grants struct {
 	Network string
-	System  []string
-	Etc     []string
-	Read    []string
-	Write   []string
-	Deny    []string
-	Tools   []string
-	Caches  []string
-	// SharedCaches lists the caches shared read-write with the host.
-	SharedCaches []string
-	Protect      []string
+	Lists
+}
+
+// Lists are the mount lists, declared once: the policy's [sandbox]
+// table decodes into them (its files, its merged policy), and [NewSpec]
+// resolves them. A new kind of mount adds a field here, to [Spec] and
+// to the layouts (AGENTS.md, "Add a mount").
+type Lists struct {
+	// System lists host directories mounted read-only at the same path.
+	System []string `toml:"system"`
+	// Etc lists the entries of /etc that are visible (read-only); the
+	// rest of /etc is absent.
+	Etc []string `toml:"etc"`
+	// Read and Write list extra host paths mounted read-only and
+	// read-write (may start with ~/).
+	Read  []string `toml:"read"`
+	Write []string `toml:"write"`
+	// Deny lists paths that are never visible, even inside a mounted
+	// directory.
+	Deny []string `toml:"deny"`
+	// Tools lists toolchains mounted read-only when they exist.
+	Tools []string `toml:"tools"`
+	// Caches lists caches mounted through a per-workspace writable layer
+	// when they exist; SharedCaches those of them shared read-write with
+	// the host instead.
+	Caches       []string `toml:"caches"`
+	SharedCaches []string `toml:"shared_caches"`
+	// Protect lists paths relative to the workspace that stay read-only
+	// although the workspace is writable (a trailing "/": a directory
+	// placeholder).
+	Protect []string `toml:"protect"`
 }
 
 // NewSpec builds the Spec for one command from the policy's grants.

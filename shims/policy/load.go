@@ -17,6 +17,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 //go:embed default.toml
@@ -155,18 +156,10 @@ type layer struct {
 
 	Version *int `toml:"version"`
 	Sandbox struct {
-		Mode      *string  `toml:"mode"`
-		Network   *string  `toml:"network"`
-		System    []string `toml:"system"`
-		Etc       []string `toml:"etc"`
-		Read      []string `toml:"read"`
-		Write     []string `toml:"write"`
-		Deny      []string `toml:"deny"`
-		Protect   []string `toml:"protect"`
+		Mode    *string `toml:"mode"`
+		Network *string `toml:"network"`
+		sandbox.Lists
 		Unprotect []string `toml:"unprotect"`
-		Tools     []string `toml:"tools"`
-		Caches    []string `toml:"caches"`
-		Shared    []string `toml:"shared_caches"`
 		Env       []string `toml:"env"`
 		SecretEnv []string `toml:"secret_env"`
 
@@ -287,7 +280,7 @@ func (p *Policy) applyLists(l *layer, project bool, loosen func(key, why string)
 		{"sandbox.write", l.Sandbox.Write, &p.Sandbox.Write},
 		{"sandbox.tools", l.Sandbox.Tools, &p.Sandbox.Tools},
 		{"sandbox.caches", l.Sandbox.Caches, &p.Sandbox.Caches},
-		{"sandbox.shared_caches", l.Sandbox.Shared, &p.Sandbox.SharedCaches},
+		{"sandbox.shared_caches", l.Sandbox.SharedCaches, &p.Sandbox.SharedCaches},
 		{"sandbox.env", l.Sandbox.Env, &p.Sandbox.Env},
 	} {
 		if project && len(f.src) > 0 {

@@ -48,38 +48,15 @@ type Sandbox struct {
 	// (http://[user:password@]host:port), "none" for none; unset, the
 	// host's own HTTPS_PROXY is used. Only the user's file may set it.
 	UpstreamProxy string `toml:"upstream_proxy"`
-	// System lists host directories mounted read-only at the same path.
-	System []string `toml:"system"`
-	// Etc lists entries of /etc that are visible (read-only); the rest of
-	// /etc is absent.
-	Etc []string `toml:"etc"`
-	// Read lists extra host paths mounted read-only (may start with ~/).
-	Read []string `toml:"read"`
-	// Write lists extra host paths mounted read-write (may start with ~/).
-	Write []string `toml:"write"`
-	// Deny lists paths that are never visible, even when they lie inside a
-	// mounted directory (for example the workspace is $HOME).
-	Deny []string `toml:"deny"`
-	// Protect lists paths relative to the workspace that stay read-only
-	// although the workspace is writable: files the host runs later (git
-	// hooks and config, .envrc, agent and editor configuration). A path
-	// that does not exist yet is protected too. A trailing "/" says that
-	// the path is a directory when it has to be created as a placeholder.
-	Protect []string `toml:"protect"`
+	// Lists are the mount lists (system, etc, read, write, deny, tools,
+	// caches, shared_caches, protect), declared once in the sandbox
+	// package. A project file may add to protect and deny only;
+	// shared_caches is the user's file's alone: what the sandbox writes
+	// there, the host may run later.
+	sandbox.Lists
 	// Unprotect removes entries from Protect. Only the user's file may
 	// set it.
 	Unprotect []string `toml:"unprotect"`
-	// Tools lists toolchain directories mounted read-only when they exist
-	// (may start with ~/).
-	Tools []string `toml:"tools"`
-	// Caches lists cache directories mounted read-write when they exist
-	// (may start with ~/).
-	Caches []string `toml:"caches"`
-	// SharedCaches lists caches (of Caches) mounted read-write as they
-	// are, shared with the host, instead of through a per-workspace layer.
-	// Only the user's file may set it: what the sandbox writes there, the
-	// host may run later.
-	SharedCaches []string `toml:"shared_caches"`
 	// Env lists the environment variables (globs) a sandboxed command
 	// sees; every other variable is dropped.
 	Env []string `toml:"env"`

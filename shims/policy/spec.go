@@ -21,16 +21,5 @@ func (p *Policy) SandboxSpec(workspace, home, cwd string) (sandbox.Spec, error) 
 // Grants are the lists of the policy's [sandbox] table the OS sandbox
 // enforces.
 func (s Sandbox) Grants() sandbox.Grants {
-	return sandbox.Grants{
-		Network:      s.Network,
-		System:       s.System,
-		Etc:          s.Etc,
-		Read:         s.Read,
-		Write:        s.Write,
-		Deny:         s.Deny,
-		Tools:        s.Tools,
-		Caches:       s.Caches,
-		SharedCaches: s.SharedCaches,
-		Protect:      s.Protect,
-	}
+	return sandbox.Grants{Network: s.Network, Lists: s.Lists}
 }

@@ -6,6 +6,7 @@ package validator_test
 import (
 	"fmt"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
@@ -13,7 +14,7 @@ import (
 func ExampleValidator_Check() {
 	p := &policy.Policy{
 		Version: policy.Version,
-		Sandbox: policy.Sandbox{Deny: []string{"~/.ssh"}},
+		Sandbox: policy.Sandbox{Lists: sandbox.Lists{Deny: []string{"~/.ssh"}}},
 		Shell:   policy.Shell{MaxDepth: 8, DenyEnv: []string{"LD_PRELOAD"}},
 		Rules: []policy.Rule{{
 			ID:       "git.push.force",
