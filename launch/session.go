@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -72,10 +73,17 @@ type Options struct {
 	// worker's sandbox and the worker's __confine bridges to it. stop
 	// runs when the session is gone.
 	Egress func(dir string) (sock string, stop func(), err error)
-	// AuditDir, when set, makes the session listen on audit.sock and
-	// append the records its shims send there to the audit log in this
-	// directory (see contract.AuditName).
-	AuditDir string
+	// Judge, when set, makes the session listen on judge.sock and hand
+	// every connection to the judge it returns for the session's
+	// directory (written by then): the session's shims send their
+	// commands there (shims.NewJudge). Without it only [worker.Run]
+	// reaches the worker (tests of this package).
+	Judge func(dir string) (Judge, error)
+}
+
+// Judge serves one command a shim sent on c (shims.Judge).
+type Judge interface {
+	ServeConn(c *net.UnixConn)
 }
 
 // Session is one running session; see the package documentation.
@@ -93,7 +101,7 @@ type Session struct {
 
 	listener *os.File // the listening socket; every worker inherits it
 	log      *os.File
-	audit    *auditSink // nil without Options.AuditDir
+	judge    *judgeServer // nil without Options.Judge
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers

@@ -67,7 +67,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if err := s.writeFiles(exe, o.PolicyTOML, meta); err != nil {
 		return nil, err
 	}
-	if err := s.openFiles(o.AuditDir); err != nil {
+	if err := s.openFiles(o.Judge); err != nil {
 		return nil, err
 	}
 	if err := s.prepareWorker(o, exe, root); err != nil {
@@ -176,17 +176,19 @@ func (s *Session) writeFiles(exe string, policyTOML, meta []byte) error {
 	return nil
 }
 
-// openFiles opens the worker log, the listening socket and the audit
-// sink. Each is released by cleanup.
-func (s *Session) openFiles(auditDir string) (err error) {
+// openFiles opens the worker log, the listening socket and the judge.
+// Each is released by cleanup.
+func (s *Session) openFiles(newJudge func(string) (Judge, error)) (err error) {
 	if s.log, err = os.OpenFile(filepath.Join(s.Dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
 	if s.listener, err = listen(s.Socket); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if s.audit, err = openAudit(s.Dir, auditDir); err != nil {
-		return err
+	if newJudge != nil {
+		if s.judge, err = startJudge(s.Dir, newJudge); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -429,7 +431,7 @@ func (s *Session) cleanup() error {
 	if s.listener != nil {
 		s.listener.Close()
 	}
-	s.closeAudit()
+	s.judge.close()
 	if s.log != nil {
 		s.log.Close()
 	}

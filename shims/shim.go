@@ -52,10 +52,21 @@ type Shim struct {
 	// Inside a session: the lite-sandbox binary and the agent's temp
 	// dir the launcher recorded (forms.go).
 	sessionExe, sessionTmp string
-	// stdin replaces os.Stdin for the command (a stdin script's pipe);
-	// extra become its descriptors 3, 4, ... (Claude's cwd file).
-	stdin *os.File
-	extra []*os.File
+	// The command's stdio and environment: the process's own on the
+	// in-process path; the shim's, received with its request, in the
+	// session's judge (judge_linux.go). stdin is replaced by a stdin
+	// script's pipe; extra become the command's descriptors 3, 4, ...
+	// (Claude's cwd file).
+	stdin, stdout, stderrFile *os.File
+	environ                   []string
+	extra                     []*os.File
+	// In the session's judge: the signals the shim relays, and that
+	// the command came through the judge (our own hook then runs in the
+	// shim, not here).
+	signals  <-chan syscall.Signal
+	viaJudge bool
+	ctx      context.Context // nil: context.Background
+	times    Times
 
 	// For the audit log and the denial hints: the command as judged,
 	// the decision, and when it started.
@@ -76,7 +87,8 @@ func New(c *config.Config, stderr io.Writer) (*Shim, error) {
 	}
 	return &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Mode: c.Mode,
 		validator: v, stderr: stderr, session: c.Session, agent: c.Agent, getenv: c.Getenv,
-		sessionExe: c.Exe, sessionTmp: c.AgentTmp}, nil
+		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
+		stdin: os.Stdin, stdout: os.Stdout, stderrFile: os.Stderr, environ: os.Environ()}, nil
 }
 
 // Check judges a command string.
@@ -140,11 +152,11 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: err}
 	}
-	env := s.childEnv(os.Environ())
+	env := s.childEnv(s.environ)
 	switch st.State {
 	case sandbox.StateOff:
 		s.audit("off", -1)
-		return s.execveNotSelf(argv, os.Environ())
+		return s.execveNotSelf(argv, s.environ)
 	case sandbox.StateUnavailable:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
 		s.audit("unsandboxed", -1)
@@ -182,7 +194,7 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdinFile(), s.extra)
+	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdin, s.extra)
 	prep.Done()
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
@@ -292,7 +304,9 @@ func (s *Shim) audit(how string, status int) {
 			r.Session = filepath.Base(s.session.Dir)
 		}
 		r.DurationMS = float64(time.Since(r.Time).Microseconds()) / 1000
-		err = s.appendAudit(dir, r)
+		// In a session this runs in the judge, in the launcher: the
+		// record comes from what was judged and run (judge_linux.go).
+		err = audit.Append(dir, r)
 	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
@@ -326,30 +340,53 @@ func quoteArgv(argv []string) string {
 	return strings.Join(q, " ")
 }
 
-// stdinFile is the command's stdin.
-func (s *Shim) stdinFile() *os.File {
-	if s.stdin != nil {
-		return s.stdin
-	}
-	return os.Stdin
-}
-
-// execInSession hands argv to the session's worker with the shim's own
-// stdio, and exits with the command's status. A worker that died while
-// the command ran is an error, and the command is never run again (it
-// may have run in part).
+// execInSession hands argv to the session's worker with the command's
+// stdio and returns its status (an *exit.Error). A worker that died
+// while the command ran is an error, and the command is never run again
+// (it may have run in part). In the judge, the signals the shim relays
+// go on to the command.
 func (s *Shim) execInSession(argv []string) error {
-	status, err := worker.Run(context.Background(), s.session.Socket, worker.Request{
+	parent := s.ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	s.times.Judged = time.Now()
+	c, err := worker.Start(ctx, s.session.Socket, worker.Request{
 		Argv:  argv,
-		Env:   s.childEnv(os.Environ()),
+		Env:   s.childEnv(s.environ),
 		Dir:   s.Cwd,
 		Extra: s.extra,
-	}, s.stdinFile(), os.Stdout, os.Stderr)
+	}, s.stdin, s.stdout, s.stderrFile)
+	if err != nil {
+		return sessionError(-1, err)
+	}
+	defer c.Close()
+	go func() {
+		for {
+			select {
+			case sig := <-s.signals: // nil outside the judge: never ready
+				c.Signal(sig)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	status, err := c.Wait()
+	s.times.Started, s.times.Exited = c.Started, time.Now()
+	if err != nil {
+		return sessionError(status, err)
+	}
+	s.finish(status)
+	return &exit.Error{Code: status}
+}
+
+// sessionError is the error of a command the worker did not run to its
+// end.
+func sessionError(status int, err error) error {
 	var se *worker.StartError
 	switch {
-	case err == nil:
-		s.finish(status)
-		os.Exit(status)
 	case errors.As(err, &se):
 		return &exit.Error{Code: status, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	case errors.Is(err, worker.ErrWorkerDied):

@@ -46,6 +46,16 @@
 //	    a message.
 //	'E' protocol error: a message.
 //	'p' pong.
+//	'K' started: uint64 big endian, when the command was forked (Unix
+//	    nanoseconds); sent before 'X', for the bench's phase split.
+//	'D' direct: a uvarint count and the strings of an argv the client
+//	    runs itself, outside the command sandbox; only the session's
+//	    judge sends it, for lite-sandbox's own hook command.
+//
+// The session's judge (package shims, in the launcher) serves the same
+// protocol on judge.sock with [Receive]: the shim sends its own argv
+// there, and the judge sends a request of its own to the worker with
+// [Start] once it has judged the command.
 //
 // When the connection closes before the command's main process exits
 // (the shim was killed), the worker kills the command's process group

@@ -176,68 +176,166 @@ const firstRead = 8 << 10
 // serveConn runs one connection: a ping or one command.
 func serveConn(c *net.UnixConn) {
 	defer c.Close()
+	in, err := Receive(c)
+	if err != nil {
+		return
+	}
+	defer in.Close()
+	pid, status, err := start(in.Request, in.fds)
+	// The command has its own copies; ours would keep the caller's
+	// pipes open after the command exits.
+	in.Close()
+	if err != nil {
+		in.Failed(status, err.Error())
+		return
+	}
+	c.Write(startedFrame(time.Now().UnixNano()))
+	in.Exit(supervise(pid, in.rest))
+}
+
+// Incoming is a run request as the server side of the protocol receives
+// it: the worker's, and the session judge's (package shims).
+type Incoming struct {
+	Request
+	// fds are the descriptors that came with it: stdin, stdout,
+	// stderr, then the extra ones; files their *os.File once made by
+	// File. Close closes them.
+	fds   []int
+	files []*os.File
+
+	c    *net.UnixConn
+	rest io.Reader // the stream after the request
+}
+
+// Receive reads the first frame of a connection. A ping is answered
+// (and the error is io.EOF: nothing more to do); a malformed request
+// is answered with an 'E' frame and returned as an error.
+func Receive(c *net.UnixConn) (*Incoming, error) {
 	buf := make([]byte, firstRead)
 	oob := make([]byte, unix.CmsgSpace((3+MaxExtra)*4))
 	n, oobn, flags, _, err := c.ReadMsgUnix(buf, oob)
 	if err != nil {
-		return
+		return nil, fmt.Errorf("sandbox worker: read request: %w", err)
 	}
 	fds, ferr := receivedFDs(oob[:oobn], flags)
-	defer func() {
-		for _, fd := range fds {
-			unix.Close(fd)
-		}
-	}()
+	in := &Incoming{c: c, fds: fds, files: make([]*os.File, len(fds))}
+	fail := func(err error) (*Incoming, error) {
+		in.Close()
+		return nil, err
+	}
 	// The rest of the stream: what the first read got beyond the
 	// header, then the connection.
-	r := io.MultiReader(bytes.NewReader(buf[:n]), c)
+	in.rest = io.MultiReader(bytes.NewReader(buf[:n]), c)
 	var hdr [headerLen]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return
+	if _, err := io.ReadFull(in.rest, hdr[:]); err != nil {
+		return fail(fmt.Errorf("sandbox worker: read request: %w", err))
 	}
 	typ, size, err := parseHeader(hdr[:])
 	if err != nil {
 		c.Write(errorFrame(err.Error()))
-		return
+		return fail(err)
 	}
 	switch typ {
 	case framePing:
 		c.Write(appendHeader(nil, framePong, 0))
-		return
+		return fail(io.EOF)
 	case frameRun:
 	default:
-		c.Write(errorFrame(fmt.Sprintf("unexpected first frame %q", typ)))
-		return
+		err := &ProtocolError{fmt.Sprintf("unexpected first frame %q", typ)}
+		c.Write(errorFrame(err.Msg))
+		return fail(err)
 	}
 	if ferr != nil {
 		c.Write(errorFrame(ferr.Error()))
-		return
+		return fail(ferr)
 	}
 	payload := make([]byte, size)
-	if _, err := io.ReadFull(r, payload); err != nil {
-		return
+	if _, err := io.ReadFull(in.rest, payload); err != nil {
+		return fail(fmt.Errorf("sandbox worker: read request: %w", err))
 	}
-	req, err := decodeRequest(payload)
-	if err != nil {
+	if in.Request, err = decodeRequest(payload); err != nil {
 		c.Write(errorFrame(err.Error()))
-		return
+		return fail(err)
 	}
-	if len(fds) != 3+req.extraCount {
-		c.Write(errorFrame(fmt.Sprintf("run request with %d descriptors, want %d (stdin, stdout, stderr and %d extra)", len(fds), 3+req.extraCount, req.extraCount)))
-		return
+	if len(fds) != 3+in.extraCount {
+		err := &ProtocolError{fmt.Sprintf("run request with %d descriptors, want %d (stdin, stdout, stderr and %d extra)", len(fds), 3+in.extraCount, in.extraCount)}
+		c.Write(errorFrame(err.Msg))
+		return fail(err)
 	}
-	pid, status, err := start(req, fds)
-	for _, fd := range fds {
-		// The command has its own copies; ours would keep the caller's
-		// pipes open after the command exits.
-		unix.Close(fd)
+	return in, nil
+}
+
+// NumFiles is the number of received descriptors: 3 plus the extra ones.
+func (in *Incoming) NumFiles() int { return len(in.fds) }
+
+// File returns received descriptor i (0 stdin, 1 stdout, 2 stderr,
+// then the extra ones) as a file, valid until Close. Its flags are left
+// as they are: the descriptor shares its open file with the caller's
+// (the agent's pipes), so it must not be switched to blocking (no Fd).
+func (in *Incoming) File(i int) *os.File {
+	if in.files[i] == nil {
+		in.files[i] = os.NewFile(uintptr(in.fds[i]), fmt.Sprintf("fd %d", i))
 	}
-	fds = nil
-	if err != nil {
-		c.Write(failedFrame(status, err.Error()))
-		return
+	return in.files[i]
+}
+
+// Close closes the received descriptors (idempotent).
+func (in *Incoming) Close() {
+	for i, fd := range in.fds {
+		if in.files[i] != nil {
+			in.files[i].Close()
+		} else {
+			unix.Close(fd)
+		}
 	}
-	c.Write(statusFrame(supervise(pid, r)))
+	in.fds, in.files = nil, nil
+}
+
+// Signals calls fn for each signal frame the client sends, until the
+// client closes the connection or breaks the protocol; then it returns.
+func (in *Incoming) Signals(fn func(unix.Signal)) {
+	var hdr [headerLen]byte
+	for {
+		if _, err := io.ReadFull(in.rest, hdr[:]); err != nil {
+			return
+		}
+		_, size, err := parseHeader(hdr[:])
+		if err != nil {
+			return
+		}
+		p := make([]byte, size)
+		if _, err := io.ReadFull(in.rest, p); err != nil {
+			return
+		}
+		if hdr[0] == frameSignal && len(p) == 1 {
+			switch sig := unix.Signal(p[0]); sig {
+			case unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT:
+				fn(sig)
+			}
+		}
+		// Other frames are ignored: a newer client may send more.
+	}
+}
+
+// Exit answers with the command's status.
+func (in *Incoming) Exit(status int) error { return in.write(statusFrame(status)) }
+
+// Failed answers that the command could not start (status 126 or 127).
+func (in *Incoming) Failed(status int, msg string) error {
+	return in.write(failedFrame(status, msg))
+}
+
+// Started tells the client when the command was forked.
+func (in *Incoming) Started(t time.Time) error { return in.write(startedFrame(t.UnixNano())) }
+
+// Direct answers that the client must run argv itself.
+func (in *Incoming) Direct(argv []string) error { return in.write(directFrame(argv)) }
+
+func (in *Incoming) write(b []byte) error {
+	if _, err := in.c.Write(b); err != nil {
+		return fmt.Errorf("sandbox worker: answer: %w", err)
+	}
+	return nil
 }
 
 // receivedFDs returns the descriptors of an SCM_RIGHTS message. On error

@@ -1,0 +1,48 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package validator_test
+
+import (
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+)
+
+// TestAt: one compiled validator judges each command at its own working
+// directory, as the session's judge does, and the result is the one a
+// validator compiled for that directory gives.
+func TestAt(t *testing.T) {
+	p := &policy.Policy{Version: policy.Version, Sandbox: policy.Sandbox{Deny: []string{"~/.ssh"}}, Shell: policy.Shell{MaxDepth: 8}}
+	env := validator.Env{Workspace: "/work/ws", Home: "/home/user"}
+	base, err := validator.New(p, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cwd, cmd string
+		allowed  bool
+	}{
+		{"/home/user", "cat .ssh/id_ed25519", false},
+		{"/work/ws", "cat .ssh/id_ed25519", true}, // positive control: the workspace's own .ssh
+		{"", "cat .ssh/id_ed25519", true},         // "" is the workspace
+		{"/home", "cat user/.ssh/config", false},
+	} {
+		v, err := base.At(tc.cwd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := validator.New(p, validator.Env{Workspace: env.Workspace, Home: env.Home, Cwd: tc.cwd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := v.Check(tc.cmd), fresh.Check(tc.cmd)
+		if got.Allowed() != tc.allowed || got != want {
+			t.Errorf("At(%q).Check(%q) = %+v, want allowed=%v and %+v", tc.cwd, tc.cmd, got, tc.allowed, want)
+		}
+	}
+	if _, err := base.At("relative"); err == nil {
+		t.Error("At(relative) succeeded")
+	}
+}
