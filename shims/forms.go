@@ -86,7 +86,8 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 		judged = inner
 	}
 	s.start, s.judged = time.Now(), judged
-	s.result = s.Check(judged)
+	r, t := s.validator.CheckTraced(judged)
+	s.result, s.trace = r, &t
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
 		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}

@@ -73,6 +73,9 @@ type Shim struct {
 	judged string
 	result validator.Result
 	start  time.Time
+	// trace is what the judging walk read of judged (-c commands), for
+	// the explanations: the command is parsed once (#19).
+	trace *validator.Traced
 }
 
 // New compiles the validator of a loaded configuration (see

@@ -4,6 +4,7 @@
 package validator_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -44,5 +45,36 @@ func TestAt(t *testing.T) {
 	}
 	if _, err := base.At("relative"); err == nil {
 		t.Error("At(relative) succeeded")
+	}
+}
+
+// TestCheckTraced: the judging walk's trace is the one Trace reads
+// (the explanations use it instead of parsing again), and the decision
+// is Check's.
+func TestCheckTraced(t *testing.T) {
+	p := &policy.Policy{Version: policy.Version, Shell: policy.Shell{MaxDepth: 8}}
+	env := validator.Env{Workspace: "/work/ws", Home: "/home/user", Cwd: "/work/ws"}
+	v, err := validator.New(p, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{
+		"echo hi > out.txt",
+		"cd sub && touch a b; mkdir -p ~/x",
+		`bash -c 'cp x /etc/y' > log 2>&1`,
+		"timeout 5 sh -c 'echo $((1+1)) >> ../n'",
+		"true",
+	} {
+		res, tr := v.CheckTraced(cmd)
+		calls, writes := validator.Trace(cmd, env)
+		if res != v.Check(cmd) {
+			t.Errorf("CheckTraced(%q) = %+v, Check %+v", cmd, res, v.Check(cmd))
+		}
+		if fmt.Sprint(tr.Calls) != fmt.Sprint(calls) || fmt.Sprint(tr.Writes) != fmt.Sprint(writes) {
+			t.Errorf("CheckTraced(%q) traced %v %v, Trace %v %v", cmd, tr.Calls, tr.Writes, calls, writes)
+		}
+		if len(tr.Calls) == 0 {
+			t.Errorf("CheckTraced(%q) traced no call", cmd)
+		}
 	}
 }

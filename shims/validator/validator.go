@@ -244,7 +244,10 @@ func expandExample(ex string, env Env) string {
 
 // Check judges one command line (a Bash program). It never panics: an
 // internal failure is a denial with rule id "internal.error".
-func (v *Validator) Check(command string) (res Result) {
+func (v *Validator) Check(command string) (res Result) { return v.check(command, nil) }
+
+// check is Check, recording calls and writes in t when it is set.
+func (v *Validator) check(command string, t *tracer) (res Result) {
 	defer func() {
 		if e := recover(); e != nil {
 			res = Result{
@@ -256,6 +259,7 @@ func (v *Validator) Check(command string) (res Result) {
 		}
 	}()
 	c := newChecker(v)
+	c.trace = t
 	sc := c.initialScope()
 	c.program(command, syntax.Pos{}, &sc, stdin{}, false)
 	return c.result()
