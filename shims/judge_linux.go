@@ -91,6 +91,11 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		s.times.Received = received
 		err = s.RunShellAs(judgedArgv(in.Argv))
 	}
+	if ctx.Err() != nil {
+		// The shim is gone (killed): nobody reads an answer, and its
+		// stderr may still be the agent's.
+		return
+	}
 	var d *worker.DirectError
 	if errors.As(err, &d) {
 		in.Direct(d.Argv)
