@@ -64,12 +64,16 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 	return 0, false
 }
 
-// Run loads the configuration (the session's frozen policy inside a
-// session) and runs the shim for the shell named argv0.
+// Run loads the configuration and runs the shim for the shell named
+// argv0; inside a session it forwards to the session's judge.
 func Run(argv0 string, args []string, configFile string, stderr io.Writer) error {
 	c, err := config.Load(config.Options{ConfigFile: configFile})
 	if err != nil {
 		return err
+	}
+	if c.Session != nil {
+		// In a session only its judge decides, runs and records.
+		return &exit.Error{Code: forward.Run(c.Session.Dir, append([]string{argv0}, args...), stderr, time.Now())}
 	}
 	s, err := New(c, stderr)
 	if err != nil {
