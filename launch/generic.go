@@ -95,7 +95,7 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		PolicyTOML: frozen,
 		Meta: contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent,
 			Exe: exe, AgentTmp: agentTmp},
-		Judge: func(dir string) (Judge, error) { return shims.NewJudge(dir) },
+		Judge: func(dir, token string) (Judge, error) { return shims.NewJudge(dir, token) },
 	}
 	if p.Sandbox.Network == policy.NetworkAllow {
 		if o.Egress, err = SessionEgress(p, workspace); err != nil {

@@ -26,8 +26,8 @@ type judgeServer struct {
 
 // startJudge makes the session's judge with newJudge (the session's
 // files are written) and serves it on <dir>/judge.sock.
-func startJudge(dir string, newJudge func(dir string) (Judge, error)) (*judgeServer, error) {
-	j, err := newJudge(dir)
+func startJudge(dir, token string, newJudge func(dir, token string) (Judge, error)) (*judgeServer, error) {
+	j, err := newJudge(dir, token)
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}

@@ -76,9 +76,13 @@ type Options struct {
 	// Judge, when set, makes the session listen on judge.sock and hand
 	// every connection to the judge it returns for the session's
 	// directory (written by then): the session's shims send their
-	// commands there (shims.NewJudge). Without it only [worker.Run]
-	// reaches the worker (tests of this package).
-	Judge func(dir string) (Judge, error)
+	// commands there (shims.NewJudge). The worker then takes only
+	// requests with workerToken, which only the judge is given, so that
+	// nothing else that reaches worker.sock (the agent ring shows the
+	// session directory) runs a command unjudged and unrecorded. Without
+	// it [worker.Run] reaches the worker with no token (tests of this
+	// package).
+	Judge func(dir, workerToken string) (Judge, error)
 }
 
 // Judge serves one command a shim sent on c (shims.Judge).
@@ -102,6 +106,7 @@ type Session struct {
 	listener *os.File // the listening socket; every worker inherits it
 	log      *os.File
 	judge    *judgeServer // nil without Options.Judge
+	token    string       // the worker's token, "" without Options.Judge
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers

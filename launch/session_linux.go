@@ -178,7 +178,7 @@ func (s *Session) writeFiles(exe string, policyTOML, meta []byte) error {
 
 // openFiles opens the worker log, the listening socket and the judge.
 // Each is released by cleanup.
-func (s *Session) openFiles(newJudge func(string) (Judge, error)) (err error) {
+func (s *Session) openFiles(newJudge func(dir, token string) (Judge, error)) (err error) {
 	if s.log, err = os.OpenFile(filepath.Join(s.Dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
@@ -186,7 +186,10 @@ func (s *Session) openFiles(newJudge func(string) (Judge, error)) (err error) {
 		return fmt.Errorf("session: %w", err)
 	}
 	if newJudge != nil {
-		if s.judge, err = startJudge(s.Dir, newJudge); err != nil {
+		if s.token, err = newID(); err != nil {
+			return fmt.Errorf("session: %w", err)
+		}
+		if s.judge, err = startJudge(s.Dir, s.token, newJudge); err != nil {
 			return err
 		}
 	}
@@ -237,6 +240,9 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
 	s.env = append(slices.Clip(s.env), egressEnv...)
+	if s.token != "" {
+		s.env = append(s.env, worker.EnvToken+"="+s.token)
+	}
 	return nil
 }
 

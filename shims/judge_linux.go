@@ -35,14 +35,16 @@ import (
 // what was judged and run, a process in the agent ring cannot add or
 // change one (docs/security-model.md, the audit record).
 type Judge struct {
-	cfg *config.Config
-	v   *validator.Validator
+	cfg   *config.Config
+	v     *validator.Validator
+	token string // the worker's (launch.Options.Judge)
 	// Trace, when set, gets every command's moments (the bench).
 	Trace func(Times)
 }
 
-// NewJudge loads and compiles the frozen session in dir.
-func NewJudge(dir string) (*Judge, error) {
+// NewJudge loads and compiles the frozen session in dir, whose worker
+// takes requests with workerToken.
+func NewJudge(dir, workerToken string) (*Judge, error) {
 	c, err := config.LoadSession(dir)
 	if err != nil {
 		return nil, fmt.Errorf("session judge: %w", err)
@@ -51,7 +53,7 @@ func NewJudge(dir string) (*Judge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session judge: %w", err)
 	}
-	return &Judge{cfg: c, v: v}, nil
+	return &Judge{cfg: c, v: v, token: workerToken}, nil
 }
 
 // ServeConn judges and runs the one command a shim sent on c, and
@@ -134,7 +136,7 @@ func (j *Judge) command(in *worker.Incoming, ctx context.Context, sigs <-chan sy
 		getenv:     os.Getenv,
 		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
-		signals: sigs, viaJudge: true, ctx: ctx,
+		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token,
 		times: Times{ShimMain: main, Sent: sent}}, nil
 }
 

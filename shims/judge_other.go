@@ -17,7 +17,7 @@ type Judge struct {
 }
 
 // NewJudge fails: sessions need Linux.
-func NewJudge(dir string) (*Judge, error) {
+func NewJudge(dir, workerToken string) (*Judge, error) {
 	return nil, errors.New("session judge: sessions are only supported on Linux")
 }
 

@@ -67,7 +67,9 @@ type Shim struct {
 	signals  <-chan syscall.Signal
 	viaJudge bool
 	ctx      context.Context // nil: context.Background
-	times    Times
+	// workerToken is the session worker's, known to the judge only.
+	workerToken string
+	times       Times
 
 	// For the audit log and the denial hints: the command as judged,
 	// the decision, and when it started.
@@ -370,6 +372,7 @@ func (s *Shim) execInSession(argv []string) error {
 		Argv:  argv,
 		Env:   s.childEnv(s.environ),
 		Dir:   s.Cwd,
+		Token: s.workerToken,
 		Extra: s.extra,
 	}, s.stdin, s.stdout, s.stderrFile)
 	if err != nil {

@@ -24,13 +24,14 @@
 //
 // Client to worker:
 //
-//	'R' run: "LSW2", then the number of extra descriptors (uvarint, at
-//	    most [MaxExtra]), dir, argv and env, each string as a uvarint
-//	    length and its bytes, each list as a uvarint count first. The
+//	'R' run: "LSW3", then the number of extra descriptors (uvarint, at
+//	    most [MaxExtra]), dir, argv, env and the token ([EnvToken]),
+//	    each string as a uvarint length and its bytes, each list as a
+//	    uvarint count first. The
 //	    frame carries exactly three descriptors (stdin, stdout, stderr)
 //	    plus the extra ones, which the command gets as 3, 4, ..., in one
 //	    SCM_RIGHTS message attached to its first byte. It must be the
-//	    first frame. (LSW1, without the count, was the previous version:
+//	    first frame. (LSW2 had no token, LSW1 no count:
 //	    a shim and a worker of different binaries fail with a clear
 //	    error.)
 //	'S' signal: one byte, the signal number, sent to the command's

@@ -18,7 +18,11 @@ const maxFrame = 16 << 20
 // requestMagic opens every run request, so that a shim and a worker of
 // different versions (the binary was upgraded during a session) fail
 // with a clear error instead of misreading each other.
-const requestMagic = "LSW2"
+const requestMagic = "LSW3"
+
+// EnvToken, in the worker's environment, is the token every request must
+// carry ([Request.Token]); the worker takes it out of its environment.
+const EnvToken = "LITE_SANDBOX_WORKER_TOKEN"
 
 // MaxExtra bounds the extra descriptors of a request.
 const MaxExtra = 4
@@ -54,6 +58,11 @@ type Request struct {
 	// Dir is the command's working directory, a path inside the
 	// sandbox; "" leaves the worker's (the workspace).
 	Dir string
+	// Token is the worker's token when it was started with one
+	// ([EnvToken]): only the session's judge knows it, so that nothing
+	// else that can reach the socket (the agent ring shows the session
+	// directory) runs a command unjudged and unrecorded.
+	Token string
 	// Extra are more descriptors for the command, which gets them as 3,
 	// 4, ... (at most [MaxExtra]); Claude's cwd file is one. On the
 	// worker's side only their number is decoded (extraCount).
@@ -124,7 +133,7 @@ func appendString(dst []byte, s string) []byte {
 // encodeRequest returns the whole 'R' frame for r. A hand-written
 // encoding keeps reflection off the per-command path of both sides.
 func encodeRequest(r Request) ([]byte, error) {
-	n := len(requestMagic) + 4*binary.MaxVarintLen64 + len(r.Dir)
+	n := len(requestMagic) + 5*binary.MaxVarintLen64 + len(r.Dir) + len(r.Token)
 	for _, s := range r.Argv {
 		n += binary.MaxVarintLen64 + len(s)
 	}
@@ -143,6 +152,7 @@ func encodeRequest(r Request) ([]byte, error) {
 	for _, s := range r.Env {
 		b = appendString(b, s)
 	}
+	b = appendString(b, r.Token)
 	if len(b)-headerLen > maxFrame {
 		return nil, fmt.Errorf("sandbox worker: request of %d bytes exceeds the limit of %d", len(b)-headerLen, maxFrame)
 	}
@@ -216,6 +226,7 @@ func decodeRequest(p []byte) (Request, error) {
 	r := Request{extraCount: int(extra), Dir: d.string()}
 	r.Argv = d.strings()
 	r.Env = d.strings()
+	r.Token = d.string()
 	if d.err != nil {
 		return Request{}, d.err
 	}

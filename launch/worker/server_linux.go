@@ -5,6 +5,7 @@ package worker
 
 import (
 	"bytes"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -64,7 +65,9 @@ func ServeFD(fd int) error {
 		l.Close()
 		return fmt.Errorf("sandbox worker: descriptor %d is not a Unix socket", fd)
 	}
-	return Serve(ul)
+	token := os.Getenv(EnvToken)
+	os.Unsetenv(EnvToken)
+	return serve(ul, token)
 }
 
 // cloexecFrom marks every descriptor from first up close-on-exec.
@@ -94,7 +97,10 @@ func cloexecFrom(first int) error {
 // Connections from Go's net package are close-on-exec, and so are the
 // descriptors received with them (MSG_CMSG_CLOEXEC), so a command only
 // gets its own stdin, stdout and stderr.
-func Serve(l *net.UnixListener) error {
+func Serve(l *net.UnixListener) error { return serve(l, "") }
+
+// serve is Serve; token, when set, is what every request must carry.
+func serve(l *net.UnixListener, token string) error {
 	var delay time.Duration
 	idle := newIdleTrim(idleTrimAfter)
 	defer idle.stop()
@@ -117,7 +123,7 @@ func Serve(l *net.UnixListener) error {
 		idle.busy()
 		go func() {
 			defer idle.done()
-			serveConn(c)
+			serveConn(c, token)
 		}()
 	}
 }
@@ -174,13 +180,18 @@ func (t *idleTrim) stop() { t.timer.Stop() }
 const firstRead = 8 << 10
 
 // serveConn runs one connection: a ping or one command.
-func serveConn(c *net.UnixConn) {
+func serveConn(c *net.UnixConn, token string) {
 	defer c.Close()
 	in, err := Receive(c)
 	if err != nil {
 		return
 	}
 	defer in.Close()
+	if subtle.ConstantTimeCompare([]byte(in.Token), []byte(token)) != 1 {
+		// Only the session's judge knows the token (docs/security-model.md §7).
+		in.write(errorFrame("request without the session judge's token: commands go through the shim"))
+		return
+	}
 	pid, status, err := start(in.Request, in.fds)
 	// The command has its own copies; ours would keep the caller's
 	// pipes open after the command exits.

@@ -162,8 +162,8 @@ func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 			Spec: spec, Backend: b.backend, Exe: b.bin, PolicyTOML: frozen,
 			Meta:        contract.Meta{Workspace: ws, Home: b.home, Mode: "on"},
 			RuntimeRoot: runtimeRoot,
-			Judge: func(dir string) (launch.Judge, error) {
-				j, err := shims.NewJudge(dir)
+			Judge: func(dir, token string) (launch.Judge, error) {
+				j, err := shims.NewJudge(dir, token)
 				if err != nil {
 					return nil, err
 				}
