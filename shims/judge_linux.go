@@ -88,7 +88,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		})
 		cancel()
 	}()
-	s, err := j.command(in, ctx, sigs)
+	s, err := j.command(ctx, in, sigs)
 	if err == nil {
 		s.times.Received = received
 		err = s.RunShellAs(judgedArgv(in.Argv))
@@ -112,7 +112,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 
 // command is the per-command value of one request: the judge's frozen
 // places, the request's working directory, stdio and environment.
-func (j *Judge) command(in *worker.Incoming, ctx context.Context, sigs <-chan syscall.Signal) (*Shim, error) {
+func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan syscall.Signal) (*Shim, error) {
 	if in.NumFiles() != 3 {
 		return nil, &exit.Error{Code: exit.Usage, Err: errors.New("lite-sandbox: session judge: a shim sends exactly its stdin, stdout and stderr")}
 	}

@@ -33,8 +33,11 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
-// Shim holds what one command needs: the frozen policy, the places, the
-// validator.
+// Shim is one command as a value (#19): the frozen policy, the places,
+// the validator at the command's cwd, its stdio and environment, and
+// what was judged, decided and recorded; its methods return the outcome
+// (an *exit.Error), never exit. In a session the judge makes one per
+// request (judge_linux.go); outside one, New does for the process.
 type Shim struct {
 	Policy    *policy.Policy
 	Workspace string
