@@ -164,6 +164,13 @@ func (e *env) fileExists(rel string) func() bool {
 	return func() bool { _, err := os.Stat(filepath.Join(e.ws, rel)); return err == nil }
 }
 
+// probeDone is true once the probe named name wrote its last line: the
+// marker exists as soon as the probe starts, and a session that ends
+// before it finished (the test's next step, under load) kills it.
+func (e *env) probeDone(name string) func() bool {
+	return func() bool { _, ok := e.probeFacts(name)["done"]; return ok }
+}
+
 func (u *tui) exited() bool { _, err := os.Stat(filepath.Join(u.dir, "stty.after")); return err == nil }
 
 func (u *tui) shows(s string) func() bool {
@@ -217,7 +224,7 @@ func TestClaudeTUI(t *testing.T) {
 			u := e.startTUI(claudeEnv(e), argv...)
 			u.waitScreen("for shortcuts")
 			u.claudeShellMode()
-			u.submit(e.probe("claude-bang"), "the !cmd's marker", e.fileExists(".marker-claude-bang"))
+			u.submit(e.probe("claude-bang"), "the !cmd's marker", e.probeDone("claude-bang"))
 			u.submit("run the command", "the answer", u.shows(finalText))
 			res := e.result(u.screen(), "")
 			u.submit("/exit", "launch to exit", u.exited)
@@ -257,7 +264,7 @@ func TestCodexTUI(t *testing.T) {
 			}
 			u := e.startTUI(append(env, "TERM=xterm-256color"), argv...)
 			u.waitScreen("Ask Codex to do anything")
-			u.submit("!"+e.probe("codex-bang"), "the !cmd's marker", e.fileExists(".marker-codex-bang"))
+			u.submit("!"+e.probe("codex-bang"), "the !cmd's marker", e.probeDone("codex-bang"))
 			if mode == "direct" {
 				if e.sandboxed("codex-bang") == "" {
 					t.Errorf("baseline: Codex's own !cmd passes as sandboxed: the check cannot fail")
@@ -297,7 +304,7 @@ func TestPiTUI(t *testing.T) {
 			u.waitScreen("! bash")
 			for _, bang := range []string{"!", "!!"} {
 				name := "pi-" + strings.Repeat("bang", len(bang))
-				u.submit(bang+e.probe(name), "the marker of "+bang+"cmd", e.fileExists(".marker-"+name))
+				u.submit(bang+e.probe(name), "the marker of "+bang+"cmd", e.probeDone(name))
 				if mode == "direct" {
 					if e.sandboxed(name) == "" {
 						t.Errorf("baseline: Pi's own %scmd passes as sandboxed: the check cannot fail", bang)
