@@ -6,6 +6,7 @@
 package e2etest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -171,7 +172,13 @@ func (e *env) probeDone(name string) func() bool {
 	return func() bool { _, ok := e.probeFacts(name)["done"]; return ok }
 }
 
-func (u *tui) exited() bool { _, err := os.Stat(filepath.Join(u.dir, "stty.after")); return err == nil }
+// exited is true once the wrapper wrote the terminal's settings after
+// the program: the file exists as soon as the shell opened it, before
+// stty wrote to it (under load the check read it empty).
+func (u *tui) exited() bool {
+	b, err := os.ReadFile(filepath.Join(u.dir, "stty.after"))
+	return err == nil && bytes.HasSuffix(b, []byte("\n"))
+}
 
 func (u *tui) shows(s string) func() bool {
 	return func() bool { return strings.Contains(u.screen(), s) }
