@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 )
 
 // agentTmpDir creates the agent's private temp dir (Claude's
@@ -28,17 +25,4 @@ func agentTmpDir() (string, error) {
 		d = real
 	}
 	return d, nil
-}
-
-// auditDir is the launcher's audit log directory, or "" when the log is
-// off (LITE_SANDBOX_NO_AUDIT=1, as for the shim) or has no place.
-func auditDir() string {
-	if os.Getenv(contract.EnvNoAudit) == "1" {
-		return ""
-	}
-	d, err := audit.Dir(os.Getenv)
-	if err != nil {
-		return ""
-	}
-	return d
 }

@@ -13,7 +13,8 @@
 // [Open] creates the session:
 //
 //	<runtime root>/<random id>/      mode 0700
-//	    worker.sock   the worker's listening socket
+//	    judge.sock    the judge's socket (Options.Judge): every shim sends its command here
+//	    worker.sock   the worker's listening socket (with a judge: only the judge's token runs)
 //	    policy.toml   the frozen policy
 //	    session.json  workspace, home, mode... for the shim ([Options.Meta])
 //	    bin/bash      a link to the shim (lite-sandbox-shim beside the
@@ -31,8 +32,10 @@
 // dies (bwrap's --die-with-parent).
 //
 // [Exec] (or [RunAgent], for an agent adapter) runs the agent with $SHELL and [contract.EnvShim] pointing at bin/bash
-// and [contract.EnvSession] at the directory; the shim calls [contract.Attach] to find the
-// socket, the policy and the metadata.
+// and [contract.EnvSession] at the directory; the shim (package
+// shims/forward) sends each command to judge.sock, where the judge
+// (shims.Judge, in this process) decides, runs it through the worker and
+// writes its audit record.
 //
 // Sessions need Linux (bwrap); elsewhere [Open] returns
 // [worker.ErrUnsupported].

@@ -13,6 +13,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -94,7 +95,7 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		PolicyTOML: frozen,
 		Meta: contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent,
 			Exe: exe, AgentTmp: agentTmp},
-		AuditDir: auditDir(),
+		Judge: func(dir, token string) (Judge, error) { return shims.NewJudge(dir, token) },
 	}
 	if p.Sandbox.Network == policy.NetworkAllow {
 		if o.Egress, err = SessionEgress(p, workspace); err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -72,10 +73,21 @@ type Options struct {
 	// worker's sandbox and the worker's __confine bridges to it. stop
 	// runs when the session is gone.
 	Egress func(dir string) (sock string, stop func(), err error)
-	// AuditDir, when set, makes the session listen on audit.sock and
-	// append the records its shims send there to the audit log in this
-	// directory (see contract.AuditName).
-	AuditDir string
+	// Judge, when set, makes the session listen on judge.sock and hand
+	// every connection to the judge it returns for the session's
+	// directory (written by then): the session's shims send their
+	// commands there (shims.NewJudge). The worker then takes only
+	// requests with workerToken, which only the judge is given, so that
+	// nothing else that reaches worker.sock (the agent ring shows the
+	// session directory) runs a command unjudged and unrecorded. Without
+	// it [worker.Run] reaches the worker with no token (tests of this
+	// package).
+	Judge func(dir, workerToken string) (Judge, error)
+}
+
+// Judge serves one command a shim sent on c (shims.Judge).
+type Judge interface {
+	ServeConn(c *net.UnixConn)
 }
 
 // Session is one running session; see the package documentation.
@@ -93,7 +105,8 @@ type Session struct {
 
 	listener *os.File // the listening socket; every worker inherits it
 	log      *os.File
-	audit    *auditSink // nil without Options.AuditDir
+	judge    *judgeServer // nil without Options.Judge
+	token    string       // the worker's token, "" without Options.Judge
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers

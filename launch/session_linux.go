@@ -67,7 +67,7 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if err := s.writeFiles(exe, o.PolicyTOML, meta); err != nil {
 		return nil, err
 	}
-	if err := s.openFiles(o.AuditDir); err != nil {
+	if err := s.openFiles(o.Judge); err != nil {
 		return nil, err
 	}
 	if err := s.prepareWorker(o, exe, root); err != nil {
@@ -176,17 +176,22 @@ func (s *Session) writeFiles(exe string, policyTOML, meta []byte) error {
 	return nil
 }
 
-// openFiles opens the worker log, the listening socket and the audit
-// sink. Each is released by cleanup.
-func (s *Session) openFiles(auditDir string) (err error) {
+// openFiles opens the worker log, the listening socket and the judge.
+// Each is released by cleanup.
+func (s *Session) openFiles(newJudge func(dir, token string) (Judge, error)) (err error) {
 	if s.log, err = os.OpenFile(filepath.Join(s.Dir, contract.WorkerLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
 	if s.listener, err = listen(s.Socket); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if s.audit, err = openAudit(s.Dir, auditDir); err != nil {
-		return err
+	if newJudge != nil {
+		if s.token, err = newID(); err != nil {
+			return fmt.Errorf("session: %w", err)
+		}
+		if s.judge, err = startJudge(s.Dir, s.token, newJudge); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -235,6 +240,9 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
 	s.env = append(slices.Clip(s.env), egressEnv...)
+	if s.token != "" {
+		s.env = append(s.env, worker.EnvToken+"="+s.token)
+	}
 	return nil
 }
 
@@ -429,7 +437,7 @@ func (s *Session) cleanup() error {
 	if s.listener != nil {
 		s.listener.Close()
 	}
-	s.closeAudit()
+	s.judge.close()
 	if s.log != nil {
 		s.log.Close()
 	}

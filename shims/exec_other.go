@@ -13,8 +13,8 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
-// execve runs the command as a child on systems without exec(2) and exits
-// with its status.
+// execve runs the command as a child on systems without exec(2) and
+// returns its status as an *exit.Error (only main exits).
 func execve(argv, env []string, dir string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = env, dir
@@ -22,11 +22,10 @@ func execve(argv, env []string, dir string) error {
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		os.Exit(ee.ExitCode())
+		return &exit.Error{Code: ee.ExitCode()}
 	}
 	if err != nil {
 		return &exit.Error{Code: exit.NotFound, Err: err}
 	}
-	os.Exit(0)
-	return nil
+	return &exit.Error{Code: 0}
 }

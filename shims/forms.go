@@ -14,10 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
@@ -55,7 +55,7 @@ func (s *Shim) RunShellAs(argv0 string, args []string) error {
 	case FormFile:
 		return s.runFile(argv0, args, inv, base)
 	}
-	if isTerminal(os.Stdin) {
+	if isTerminal(s.stdin) {
 		// Typed input cannot be judged line by line before it runs.
 		fmt.Fprintln(s.stderr, "lite-sandbox: interactive shell: what you type is not judged by the validator; the OS sandbox confines it")
 		s.start, s.judged, s.result.Decision = time.Now(), quoteArgv(append([]string{argv0}, args...)), "allow"
@@ -86,7 +86,8 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 		judged = inner
 	}
 	s.start, s.judged = time.Now(), judged
-	s.result = s.Check(judged)
+	r, t := s.validator.CheckTraced(judged)
+	s.result, s.trace = r, &t
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
 		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
@@ -146,7 +147,7 @@ func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []strin
 // its own stdin.
 func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []string) error {
 	s.start, s.judged = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
-	head, err := io.ReadAll(io.LimitReader(os.Stdin, maxScript+1))
+	head, err := io.ReadAll(io.LimitReader(s.stdin, maxScript+1))
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: read the script on stdin: %w", err)}
 	}
@@ -166,14 +167,18 @@ func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []stri
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	}
+	stdin := s.stdin
 	go func() {
-		// Ends with the shim; a shell that stops reading gets EPIPE
-		// here, not a signal.
-		if _, err := pw.Write(head); err == nil {
-			io.Copy(pw, os.Stdin)
+		// Ends with the shim (in the judge: at the end of the caller's
+		// stdin, which the head above read to its end unless the script
+		// was larger than maxScript); a shell that stops reading gets
+		// EPIPE here, not a signal.
+		if _, err := pw.Write(head); err == nil && len(head) > maxScript {
+			io.Copy(pw, stdin)
 		}
 		pw.Close()
 	}()
+	defer pr.Close()
 	s.stdin = pr
 	return s.Exec(append(append(base, "-s"), dashDash(inv.Params)...))
 }
@@ -185,7 +190,13 @@ func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []stri
 func (s *Shim) runOwnHook(cmd, name string) error {
 	s.start, s.judged, s.result.Decision = time.Now(), cmd, "allow"
 	s.audit("direct", -1)
-	err := syscall.Exec(s.sessionExe, []string{s.sessionExe, "hook", name}, os.Environ())
+	argv := []string{s.sessionExe, "hook", name}
+	if s.viaJudge {
+		// The judge runs in the launcher: the shim, in the agent ring,
+		// runs it (judge_linux.go).
+		return &worker.DirectError{Argv: argv}
+	}
+	err := syscall.Exec(s.sessionExe, argv, s.environ)
 	return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: run the hook %s: %w", name, err)}
 }
 

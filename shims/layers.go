@@ -53,13 +53,21 @@ func (s *Shim) explain(status int) {
 	c := s.explainContext()
 	var lines []string
 	if failed {
-		for _, l := range explain.Lines(s.judged, c) {
+		var ls []string
+		if s.trace != nil {
+			ls = explain.LinesOf(*s.trace, c)
+		} else {
+			ls = explain.Lines(s.judged, c)
+		}
+		for _, l := range ls {
 			if !strings.Contains(l, "is in the home directory") || runtime.GOOS != "linux" {
 				lines = append(lines, l)
 			}
 		}
 	}
-	if home {
+	if home && s.trace != nil {
+		lines = append(lines, explain.HomeLinesOf(s.judged, *s.trace, c, s.session != nil)...)
+	} else if home {
 		lines = append(lines, explain.HomeLines(s.judged, c, s.session != nil)...)
 	}
 	for _, l := range lines {

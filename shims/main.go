@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
@@ -17,6 +18,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
 // Dispatch runs what the per-command path of either binary is asked to
@@ -45,27 +47,33 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 		err := egress.ServeBridge(args[2])
 		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return exit.Sandbox, true
-	case len(args) > 0 && isShimName(args[0]):
+	case len(args) > 0 && forward.IsShimName(args[0]):
+		// Under a shell's name (as agents run it through SHELL, and every
+		// shell is in the agent ring), git's, or the shim binary's own.
+		if dir := forward.Session(); dir != "" {
+			// The session's judge decides and runs it (judge_linux.go).
+			return forward.Run(dir, args, stderr, time.Now()), true
+		}
+		if forward.IsGitName(args[0]) {
+			err := forward.ExecGit(args)
+			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+			return exit.NotFound, true
+		}
 		return ExitStatus(Run(args[0], args[1:], "", stderr), stderr), true
 	}
 	return 0, false
 }
 
-// isShimName tells whether a binary started as argv0 is the shim: under
-// a shell's name (sh, bash, dash, zsh, ksh, mksh, ash, rbash, or any name
-// containing "bash"), as agents do when SHELL or CLAUDE_CODE_SHELL points
-// at a link to it and as every shell is inside the agent ring, or as the
-// bundled shim binary itself.
-func isShimName(argv0 string) bool {
-	return IsShellName(argv0) || strings.HasPrefix(filepath.Base(argv0), contract.ShimBinary)
-}
-
-// Run loads the configuration (the session's frozen policy inside a
-// session) and runs the shim for the shell named argv0.
+// Run loads the configuration and runs the shim for the shell named
+// argv0; inside a session it forwards to the session's judge.
 func Run(argv0 string, args []string, configFile string, stderr io.Writer) error {
 	c, err := config.Load(config.Options{ConfigFile: configFile})
 	if err != nil {
 		return err
+	}
+	if c.Session != nil {
+		// In a session only its judge decides, runs and records.
+		return &exit.Error{Code: forward.Run(c.Session.Dir, append([]string{argv0}, args...), stderr, time.Now())}
 	}
 	s, err := New(c, stderr)
 	if err != nil {

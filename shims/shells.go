@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
 // kind is the family of shell a caller asked for, which decides the
@@ -36,11 +38,7 @@ var shellNames = map[string]kind{
 // IsShellName reports whether argv0's base name makes the binary the
 // shim: a shell's name, or any name containing "bash" (a session's shim
 // is <session>/bin/bash; Claude Code takes only such paths).
-func IsShellName(argv0 string) bool {
-	base := filepath.Base(argv0)
-	_, ok := shellNames[base]
-	return ok || strings.Contains(base, "bash")
-}
+func IsShellName(argv0 string) bool { return forward.IsShellName(argv0) }
 
 func shellKind(name string) kind {
 	base := filepath.Base(name)

@@ -28,12 +28,16 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/explain"
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
-// Shim holds what one command needs: the frozen policy, the places, the
-// validator.
+// Shim is one command as a value (#19): the frozen policy, the places,
+// the validator at the command's cwd, its stdio and environment, and
+// what was judged, decided and recorded; its methods return the outcome
+// (an *exit.Error), never exit. In a session the judge makes one per
+// request (judge_linux.go); outside one, New does for the process.
 type Shim struct {
 	Policy    *policy.Policy
 	Workspace string
@@ -53,16 +57,32 @@ type Shim struct {
 	// Inside a session: the lite-sandbox binary and the agent's temp
 	// dir the launcher recorded (forms.go).
 	sessionExe, sessionTmp string
-	// stdin replaces os.Stdin for the command (a stdin script's pipe);
-	// extra become its descriptors 3, 4, ... (Claude's cwd file).
-	stdin *os.File
-	extra []*os.File
+	// The command's stdio and environment: the process's own on the
+	// in-process path; the shim's, received with its request, in the
+	// session's judge (judge_linux.go). stdin is replaced by a stdin
+	// script's pipe; extra become the command's descriptors 3, 4, ...
+	// (Claude's cwd file).
+	stdin, stdout, stderrFile *os.File
+	environ                   []string
+	extra                     []*os.File
+	// In the session's judge: the signals the shim relays, and that
+	// the command came through the judge (our own hook then runs in the
+	// shim, not here).
+	signals  <-chan syscall.Signal
+	viaJudge bool
+	ctx      context.Context // nil: context.Background
+	// workerToken is the session worker's, known to the judge only.
+	workerToken string
+	times       Times
 
 	// For the audit log and the denial hints: the command as judged,
 	// the decision, and when it started.
 	judged string
 	result validator.Result
 	start  time.Time
+	// trace is what the judging walk read of judged (-c commands), for
+	// the explanations: the command is parsed once (#19).
+	trace *validator.Traced
 }
 
 // New compiles the validator of a loaded configuration (see
@@ -77,7 +97,8 @@ func New(c *config.Config, stderr io.Writer) (*Shim, error) {
 	}
 	return &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Mode: c.Mode,
 		validator: v, stderr: stderr, session: c.Session, agent: c.Agent, getenv: c.Getenv,
-		sessionExe: c.Exe, sessionTmp: c.AgentTmp}, nil
+		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
+		stdin: os.Stdin, stdout: os.Stdout, stderrFile: os.Stderr, environ: os.Environ()}, nil
 }
 
 // Check judges a command string.
@@ -119,6 +140,10 @@ func (s *Shim) RunArgv(argv []string) error {
 	if len(argv) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
 	}
+	if s.session != nil && !s.viaJudge {
+		// In a session only its judge decides, runs and records.
+		return &exit.Error{Code: forward.Run(s.session.Dir, []string{"bash", "-c", quoteArgv(argv)}, s.stderr, time.Now())}
+	}
 	s.start, s.judged = time.Now(), quoteArgv(argv)
 	s.result = s.CheckArgv(argv)
 	if r := s.result; !r.Allowed() {
@@ -143,11 +168,11 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: err}
 	}
-	env := s.childEnv(os.Environ())
+	env := s.childEnv(s.environ)
 	switch st.State {
 	case sandbox.StateOff:
 		s.audit("off", -1)
-		return s.execveNotSelf(argv, os.Environ())
+		return s.execveNotSelf(argv, s.environ)
 	case sandbox.StateUnavailable:
 		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
 		s.audit("unsandboxed", -1)
@@ -171,6 +196,11 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
 	}
+	if spec.Network != policy.NetworkAllow {
+		// The smaller shim binary confines as well and starts faster
+		// (docs/performance.md); the egress bridge needs this one.
+		exe = contract.FindShimBinary(exe)
+	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
 	if spec.Network == policy.NetworkAllow {
 		sock, stop, err := s.startEgress()
@@ -185,7 +215,7 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdinFile(), s.extra)
+	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdin, s.extra)
 	prep.Done()
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
@@ -296,7 +326,9 @@ func (s *Shim) audit(how string, status int) {
 			r.Session = filepath.Base(s.session.Dir)
 		}
 		r.DurationMS = float64(time.Since(r.Time).Microseconds()) / 1000
-		err = s.appendAudit(dir, r)
+		// In a session this runs in the judge, in the launcher: the
+		// record comes from what was judged and run (judge_linux.go).
+		err = audit.Append(dir, r)
 	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
@@ -330,30 +362,54 @@ func quoteArgv(argv []string) string {
 	return strings.Join(q, " ")
 }
 
-// stdinFile is the command's stdin.
-func (s *Shim) stdinFile() *os.File {
-	if s.stdin != nil {
-		return s.stdin
+// execInSession hands argv to the session's worker with the command's
+// stdio and returns its status (an *exit.Error). A worker that died
+// while the command ran is an error, and the command is never run again
+// (it may have run in part). In the judge, the signals the shim relays
+// go on to the command.
+func (s *Shim) execInSession(argv []string) error {
+	parent := s.ctx
+	if parent == nil {
+		parent = context.Background()
 	}
-	return os.Stdin
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	s.times.Judged = time.Now()
+	c, err := worker.Start(ctx, s.session.Socket, worker.Request{
+		Argv:  argv,
+		Env:   s.childEnv(s.environ),
+		Dir:   s.Cwd,
+		Token: s.workerToken,
+		Extra: s.extra,
+	}, s.stdin, s.stdout, s.stderrFile)
+	if err != nil {
+		return sessionError(-1, err)
+	}
+	defer c.Close()
+	go func() {
+		for {
+			select {
+			case sig := <-s.signals: // nil outside the judge: never ready
+				c.Signal(sig)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	status, err := c.Wait()
+	s.times.Started, s.times.Exited = c.Started, time.Now()
+	if err != nil {
+		return sessionError(status, err)
+	}
+	s.finish(status)
+	return &exit.Error{Code: status}
 }
 
-// execInSession hands argv to the session's worker with the shim's own
-// stdio, and exits with the command's status. A worker that died while
-// the command ran is an error, and the command is never run again (it
-// may have run in part).
-func (s *Shim) execInSession(argv []string) error {
-	status, err := worker.Run(context.Background(), s.session.Socket, worker.Request{
-		Argv:  argv,
-		Env:   s.childEnv(os.Environ()),
-		Dir:   s.Cwd,
-		Extra: s.extra,
-	}, s.stdinFile(), os.Stdout, os.Stderr)
+// sessionError is the error of a command the worker did not run to its
+// end.
+func sessionError(status int, err error) error {
 	var se *worker.StartError
 	switch {
-	case err == nil:
-		s.finish(status)
-		os.Exit(status)
 	case errors.As(err, &se):
 		return &exit.Error{Code: status, Err: fmt.Errorf("lite-sandbox: %w", err)}
 	case errors.Is(err, worker.ErrWorkerDied):

@@ -2,25 +2,65 @@
 // SPDX-License-Identifier: MIT
 
 // Command lite-sandbox-shim is the shim alone: what agents run as their
-// shell, bundled and installed beside lite-sandbox, which links every
-// session's shell (and, in the agent ring, every shell binary) to it. It
-// does what lite-sandbox does under a shell's name and inside the
-// sandbox, without the command line, the launcher or the agents'
-// adapters, so that it starts faster: it runs once per command
-// (docs/performance.md).
+// shell (and, in the agent ring, every shell binary and git), bundled
+// and installed beside lite-sandbox. In a session it is a small
+// forwarder (package forward) to the session's judge in the launcher;
+// it also serves the session's worker and the confinement step inside
+// the sandbox. Everything else (a shim outside a session, the egress
+// bridge) it hands to the lite-sandbox binary beside it, in the same
+// process (execve). It links no policy, no shell parser and no HTTP, so
+// that it starts about as fast as an empty Go program: it runs once per
+// command (docs/performance.md, "The session path").
 package main
 
 import (
+	"fmt"
 	"os"
+	"syscall"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
+// envEgressSocket is egress.EnvSocket (a test checks it), named here so
+// that the shim does not link the proxy: with network = "allow" the
+// confinement step starts the bridge, which only lite-sandbox has.
+const envEgressSocket = "LITE_SANDBOX_EGRESS"
+
 func main() {
-	if code, ok := shims.Dispatch(os.Args, os.Stderr); ok {
-		os.Exit(code)
+	os.Exit(run(os.Args, time.Now()))
+}
+
+func run(args []string, t0 time.Time) int {
+	switch {
+	case len(args) == 2 && args[1] == contract.WorkerCommand:
+		// The session's worker, inside the sandbox.
+		err := worker.ServeFD(3)
+		fmt.Fprintf(os.Stderr, "lite-sandbox: worker: %v\n", err)
+		return exit.Sandbox
+	case len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--" && os.Getenv(envEgressSocket) == "":
+		code, err := sandbox.ConfineExec(args[3:], os.Environ())
+		fmt.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
+		return code
+	case len(args) > 0 && forward.IsShimName(args[0]):
+		if dir := forward.Session(); dir != "" {
+			return forward.Run(dir, args, os.Stderr, t0)
+		}
+		if forward.IsGitName(args[0]) {
+			err := forward.ExecGit(args)
+			fmt.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
+			return exit.NotFound
+		}
 	}
-	os.Stderr.WriteString("lite-sandbox-shim: this is the shell of lite-sandbox's sessions; run it as a shell (-c CMD) or use lite-sandbox\n")
-	os.Exit(exit.Usage)
+	// Not the session path: lite-sandbox does it, in this process.
+	main, err := forward.MainBinary()
+	if err == nil {
+		err = syscall.Exec(main, args, os.Environ())
+	}
+	fmt.Fprintf(os.Stderr, "lite-sandbox-shim: %v (outside a session the shim needs lite-sandbox beside it)\n", err)
+	return exit.Sandbox
 }

@@ -11,16 +11,16 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
 // TestMain lets the scripts run the binary as "lite-sandbox" and, under
 // a shell-like name, as the shim.
 func TestMain(m *testing.M) {
 	// Under any shell's name (a link named sh, dash, ... as the agent
-	// ring makes them), and as a session's recorded binary running its
+	// ring makes them) or git's, and as a session's recorded binary running its
 	// own hook command, the test binary is lite-sandbox.
-	if shims.IsShellName(os.Args[0]) || len(os.Args) > 2 && os.Args[1] == "hook" {
+	if forward.IsShimName(os.Args[0]) || len(os.Args) > 2 && os.Args[1] == "hook" {
 		os.Exit(Main(os.Args, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){

@@ -39,12 +39,12 @@ const (
 // Names inside a session directory.
 const (
 	SocketName = "worker.sock"  // the worker's listening socket
+	JudgeName  = "judge.sock"   // the launcher's judge: where the shim sends each command
 	PolicyName = "policy.toml"  // the frozen policy
 	MetaName   = "session.json" // [Meta]
 	ShimPath   = "bin/bash"     // a link to the lite-sandbox binary: the shim
 	PidName    = "pid"          // the owner's pid, for stale-directory cleanup
 	WorkerLog  = "worker.log"   // the worker's stdout and stderr, and restarts
-	AuditName  = "audit.sock"   // the launcher's audit socket (unixgram): one JSON record per datagram
 	// RingViewName lists what the agent ring shows (JSON: {"read":
 	// [paths]}), for the path judge's explanations of refused reads.
 	RingViewName = "ring-view.json"

@@ -18,7 +18,8 @@ import (
 // (no namespaces inside the ring), and the command failed. The ring
 // binds its session directory (read-only) at its own path, over a mask
 // that hides every other session: a mount point named s-* that holds the
-// session's metadata and worker socket. The ring's mount points are the
+// session's metadata and judge socket (the ring needs no other: the
+// worker's socket may be hidden from it). The ring's mount points are the
 // launcher's; a process in the ring that makes a user namespace of its
 // own could show its own shells another "session", which gains it
 // nothing it could not do directly in the ring (docs/security-model.md).
@@ -40,7 +41,7 @@ func RingSession() string {
 		if !strings.HasPrefix(filepath.Base(dir), "s-") || !filepath.IsAbs(dir) {
 			continue
 		}
-		if fileExists(filepath.Join(dir, MetaName)) && fileExists(filepath.Join(dir, SocketName)) {
+		if fileExists(filepath.Join(dir, MetaName)) && fileExists(filepath.Join(dir, JudgeName)) {
 			if found != "" && found != dir {
 				return "" // two sessions: not a ring's view; refuse to guess
 			}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -36,17 +37,62 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // The status is meaningful when err is nil or a [*StartError] (then it
 // is 126 or 127). Errors wrap [ErrNoWorker] when nothing listens (the
 // command did not run) and [ErrWorkerDied] when the worker died while the
-// command ran; a [*ProtocolError] means the request was refused.
+// command ran; a [*ProtocolError] means the request was refused; a
+// [*DirectError] (only from a session's judge) asks the caller to run an
+// argv itself.
 func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	// Catch the signals before sending, so that one arriving while the
+	// command starts is forwarded rather than killing the caller.
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, forwarded...)
+	defer signal.Stop(sigc)
+	c, err := Start(ctx, socketPath, req, stdin, stdout, stderr)
+	if err != nil {
+		return -1, err
+	}
+	defer c.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case s := <-sigc:
+				// Best effort: if the worker is gone, Wait reports it.
+				c.Signal(s.(unix.Signal))
+			case <-done:
+				return
+			}
+		}
+	}()
+	return c.Wait()
+}
+
+// Conn is a command sent to a worker (or a session's judge) by [Start].
+type Conn struct {
+	ctx  context.Context
+	c    *net.UnixConn
+	stop func() bool
+	// Started is when the worker forked the command (its 'K' frame),
+	// zero until [Conn.Wait] read it.
+	Started time.Time
+}
+
+// Start sends req to the worker listening on socketPath, with stdin,
+// stdout and stderr (nil means /dev/null) and req.Extra as the command's
+// descriptors, and returns the connection to signal and wait on. It
+// catches no signal itself: [Run] does, for a process that is the
+// command's only caller; the session's judge relays those its shim
+// sends instead.
+func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (*Conn, error) {
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
-		return -1, errors.New("sandbox worker: no program to run")
+		return nil, errors.New("sandbox worker: no program to run")
 	}
 	if len(req.Extra) > MaxExtra {
-		return -1, fmt.Errorf("sandbox worker: %d extra descriptors, at most %d", len(req.Extra), MaxExtra)
+		return nil, fmt.Errorf("sandbox worker: %d extra descriptors, at most %d", len(req.Extra), MaxExtra)
 	}
 	frame, err := encodeRequest(req)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	files := [3]*os.File{stdin, stdout, stderr}
 	for i, f := range files {
@@ -54,7 +100,7 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 			continue
 		}
 		if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
-			return -1, fmt.Errorf("sandbox worker: %w", err)
+			return nil, fmt.Errorf("sandbox worker: %w", err)
 		}
 		defer f.Close()
 		files[i] = f
@@ -62,31 +108,21 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 	fds := make([]int, 3+len(req.Extra))
 	for i, f := range append(files[:], req.Extra...) {
 		if f == nil {
-			return -1, errors.New("sandbox worker: nil extra descriptor")
+			return nil, errors.New("sandbox worker: nil extra descriptor")
 		}
 		// SyscallConn rather than Fd: Fd would switch the caller's
 		// descriptor, which it may share with the agent, to blocking.
 		rc, err := f.SyscallConn()
 		if err != nil {
-			return -1, fmt.Errorf("sandbox worker: descriptor of %s: %w", f.Name(), err)
+			return nil, fmt.Errorf("sandbox worker: descriptor of %s: %w", f.Name(), err)
 		}
 		rc.Control(func(fd uintptr) { fds[i] = int(fd) })
 	}
-
-	// Catch the signals before sending, so that one arriving while the
-	// command starts is forwarded rather than killing the caller.
-	sigc := make(chan os.Signal, 4)
-	signal.Notify(sigc, forwarded...)
-	defer signal.Stop(sigc)
-
 	c, err := dial(ctx, socketPath)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
-	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
-	defer stop()
-
 	n, _, err := c.WriteMsgUnix(frame, unix.UnixRights(fds[:]...), nil)
 	runtime.KeepAlive(files)
 	runtime.KeepAlive(req.Extra)
@@ -96,50 +132,72 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 		_, err = c.Write(frame[n:])
 	}
 	if err != nil {
-		return -1, connError(ctx, "send request", err)
+		stop()
+		c.Close()
+		return nil, connError(ctx, "send request", err)
 	}
-
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case s := <-sigc:
-				// Best effort: if the worker is gone, the read below
-				// reports it.
-				c.Write(append(appendHeader(nil, frameSignal, 1), byte(s.(unix.Signal))))
-			case <-done:
-				return
-			}
-		}
-	}()
-	return readResult(ctx, c)
+	return &Conn{ctx: ctx, c: c, stop: stop}, nil
 }
 
-// readResult reads the worker's answer to a run request.
-func readResult(ctx context.Context, c *net.UnixConn) (int, error) {
+// Signal passes sig to the command's process group (SIGINT, SIGTERM,
+// SIGHUP or SIGQUIT; the worker ignores others).
+func (c *Conn) Signal(sig unix.Signal) error {
+	_, err := c.c.Write(append(appendHeader(nil, frameSignal, 1), byte(sig)))
+	return err
+}
+
+// Close ends the connection: a command still running is killed.
+func (c *Conn) Close() error {
+	c.stop()
+	return c.c.Close()
+}
+
+// Wait reads the answer to the request; see [Run] for the status and
+// the errors.
+func (c *Conn) Wait() (int, error) {
+	for {
+		typ, p, err := readFrame(c.ctx, c.c)
+		if err != nil {
+			return -1, err
+		}
+		switch {
+		case typ == frameStarted && len(p) == 8:
+			c.Started = time.Unix(0, int64(binary.BigEndian.Uint64(p)))
+			continue
+		case typ == frameExit && len(p) == 4:
+			return int(binary.BigEndian.Uint32(p)), nil
+		case typ == frameFailed && len(p) >= 4:
+			st := int(binary.BigEndian.Uint32(p))
+			return st, &StartError{Status: st, Msg: string(p[4:])}
+		case typ == frameDirect:
+			d := decoder{b: p}
+			argv := d.strings()
+			if d.err != nil || len(argv) == 0 || len(d.b) != 0 {
+				return -1, &ProtocolError{"malformed direct answer"}
+			}
+			return -1, &DirectError{Argv: argv}
+		case typ == frameError:
+			return -1, &ProtocolError{"worker refused the request: " + string(p)}
+		}
+		return -1, &ProtocolError{fmt.Sprintf("unexpected frame %q of %d bytes", typ, len(p))}
+	}
+}
+
+// readFrame reads one frame from the other side.
+func readFrame(ctx context.Context, c *net.UnixConn) (byte, []byte, error) {
 	var hdr [headerLen]byte
 	if _, err := io.ReadFull(c, hdr[:]); err != nil {
-		return -1, connError(ctx, "read status", err)
+		return 0, nil, connError(ctx, "read status", err)
 	}
 	typ, size, err := parseHeader(hdr[:])
 	if err != nil {
-		return -1, err
+		return 0, nil, err
 	}
 	p := make([]byte, size)
 	if _, err := io.ReadFull(c, p); err != nil {
-		return -1, connError(ctx, "read status", err)
+		return 0, nil, connError(ctx, "read status", err)
 	}
-	switch {
-	case typ == frameExit && size == 4:
-		return int(binary.BigEndian.Uint32(p)), nil
-	case typ == frameFailed && size >= 4:
-		st := int(binary.BigEndian.Uint32(p))
-		return st, &StartError{Status: st, Msg: string(p[4:])}
-	case typ == frameError:
-		return -1, &ProtocolError{"worker refused the request: " + string(p)}
-	}
-	return -1, &ProtocolError{fmt.Sprintf("unexpected frame %q of %d bytes", typ, size)}
+	return typ, p, nil
 }
 
 // connError turns a failed read or write on the connection into the error

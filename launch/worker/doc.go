@@ -24,13 +24,14 @@
 //
 // Client to worker:
 //
-//	'R' run: "LSW2", then the number of extra descriptors (uvarint, at
-//	    most [MaxExtra]), dir, argv and env, each string as a uvarint
-//	    length and its bytes, each list as a uvarint count first. The
+//	'R' run: "LSW3", then the number of extra descriptors (uvarint, at
+//	    most [MaxExtra]), dir, argv, env and the token ([EnvToken]),
+//	    each string as a uvarint length and its bytes, each list as a
+//	    uvarint count first. The
 //	    frame carries exactly three descriptors (stdin, stdout, stderr)
 //	    plus the extra ones, which the command gets as 3, 4, ..., in one
 //	    SCM_RIGHTS message attached to its first byte. It must be the
-//	    first frame. (LSW1, without the count, was the previous version:
+//	    first frame. (LSW2 had no token, LSW1 no count:
 //	    a shim and a worker of different binaries fail with a clear
 //	    error.)
 //	'S' signal: one byte, the signal number, sent to the command's
@@ -46,6 +47,16 @@
 //	    a message.
 //	'E' protocol error: a message.
 //	'p' pong.
+//	'K' started: uint64 big endian, when the command was forked (Unix
+//	    nanoseconds); sent before 'X', for the bench's phase split.
+//	'D' direct: a uvarint count and the strings of an argv the client
+//	    runs itself, outside the command sandbox; only the session's
+//	    judge sends it, for lite-sandbox's own hook command.
+//
+// The session's judge (package shims, in the launcher) serves the same
+// protocol on judge.sock with [Receive]: the shim sends its own argv
+// there, and the judge sends a request of its own to the worker with
+// [Start] once it has judged the command.
 //
 // When the connection closes before the command's main process exits
 // (the shim was killed), the worker kills the command's process group

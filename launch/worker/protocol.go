@@ -18,7 +18,11 @@ const maxFrame = 16 << 20
 // requestMagic opens every run request, so that a shim and a worker of
 // different versions (the binary was upgraded during a session) fail
 // with a clear error instead of misreading each other.
-const requestMagic = "LSW2"
+const requestMagic = "LSW3"
+
+// EnvToken, in the worker's environment, is the token every request must
+// carry ([Request.Token]); the worker takes it out of its environment.
+const EnvToken = "LITE_SANDBOX_WORKER_TOKEN"
 
 // MaxExtra bounds the extra descriptors of a request.
 const MaxExtra = 4
@@ -32,6 +36,13 @@ const (
 	frameFailed = 'F'
 	frameError  = 'E'
 	framePong   = 'p'
+	// frameStarted: the command was forked; uint64 big endian, the
+	// Unix time in nanoseconds (the bench's phase split).
+	frameStarted = 'K'
+	// frameDirect: run this argv directly, outside the command
+	// sandbox (the session judge's answer for lite-sandbox's own hook
+	// command); a uvarint count and the strings.
+	frameDirect = 'D'
 )
 
 // headerLen is the size of a frame header: type and length.
@@ -47,6 +58,11 @@ type Request struct {
 	// Dir is the command's working directory, a path inside the
 	// sandbox; "" leaves the worker's (the workspace).
 	Dir string
+	// Token is the worker's token when it was started with one
+	// ([EnvToken]): only the session's judge knows it, so that nothing
+	// else that can reach the socket (the agent ring shows the session
+	// directory) runs a command unjudged and unrecorded.
+	Token string
 	// Extra are more descriptors for the command, which gets them as 3,
 	// 4, ... (at most [MaxExtra]); Claude's cwd file is one. On the
 	// worker's side only their number is decoded (extraCount).
@@ -80,6 +96,13 @@ type StartError struct {
 
 func (e *StartError) Error() string { return "sandbox worker: " + e.Msg }
 
+// DirectError is a session judge's answer that the caller must run
+// Argv itself, where it runs (lite-sandbox's own hook command, which
+// needs the session directory the command sandbox does not show).
+type DirectError struct{ Argv []string }
+
+func (e *DirectError) Error() string { return fmt.Sprintf("run %q directly", e.Argv) }
+
 // ProtocolError reports a malformed or unexpected message, from either
 // side.
 type ProtocolError struct {
@@ -110,7 +133,7 @@ func appendString(dst []byte, s string) []byte {
 // encodeRequest returns the whole 'R' frame for r. A hand-written
 // encoding keeps reflection off the per-command path of both sides.
 func encodeRequest(r Request) ([]byte, error) {
-	n := len(requestMagic) + 4*binary.MaxVarintLen64 + len(r.Dir)
+	n := len(requestMagic) + 5*binary.MaxVarintLen64 + len(r.Dir) + len(r.Token)
 	for _, s := range r.Argv {
 		n += binary.MaxVarintLen64 + len(s)
 	}
@@ -129,6 +152,7 @@ func encodeRequest(r Request) ([]byte, error) {
 	for _, s := range r.Env {
 		b = appendString(b, s)
 	}
+	b = appendString(b, r.Token)
 	if len(b)-headerLen > maxFrame {
 		return nil, fmt.Errorf("sandbox worker: request of %d bytes exceeds the limit of %d", len(b)-headerLen, maxFrame)
 	}
@@ -202,6 +226,7 @@ func decodeRequest(p []byte) (Request, error) {
 	r := Request{extraCount: int(extra), Dir: d.string()}
 	r.Argv = d.strings()
 	r.Env = d.strings()
+	r.Token = d.string()
 	if d.err != nil {
 		return Request{}, d.err
 	}
@@ -230,6 +255,21 @@ func statusFrame(status int) []byte {
 func failedFrame(status int, msg string) []byte {
 	b := appendHeader(nil, frameFailed, 4+len(msg))
 	return append(binary.BigEndian.AppendUint32(b, uint32(status)), msg...)
+}
+
+// startedFrame returns a 'K' frame for the time t (Unix nanoseconds).
+func startedFrame(t int64) []byte {
+	return binary.BigEndian.AppendUint64(appendHeader(nil, frameStarted, 8), uint64(t))
+}
+
+// directFrame returns a 'D' frame.
+func directFrame(argv []string) []byte {
+	b := binary.AppendUvarint(appendHeader(nil, frameDirect, 0), uint64(len(argv)))
+	for _, a := range argv {
+		b = appendString(b, a)
+	}
+	appendHeader(b[:0], frameDirect, len(b)-headerLen)
+	return b
 }
 
 // errorFrame returns an 'E' frame.

@@ -15,6 +15,7 @@ func TestRequestRoundTrip(t *testing.T) {
 		{Argv: []string{"true"}},
 		{Argv: []string{"/bin/bash", "-c", "echo 'ü' \"$X\"", ""}, Env: []string{"X=1", "EMPTY="}, Dir: "/work space"},
 		{Argv: []string{"true"}, Env: []string{}, extraCount: 2},
+		{Argv: []string{"true"}, Env: []string{}, Token: "0123abcd"},
 	} {
 		enc := r
 		enc.Extra = make([]*os.File, r.extraCount)
@@ -54,9 +55,10 @@ func TestBadRequests(t *testing.T) {
 		"trailing":   append(append([]byte{}, payload...), 0),
 		"nul byte":   nul[headerLen:],
 		"no program": noArgv[headerLen:],
-		"huge count": append([]byte("LSW2\x00\x00"), 0xff, 0xff, 0xff, 0x7f),
+		"huge count": append([]byte("LSW3\x00\x00"), 0xff, 0xff, 0xff, 0x7f),
 		"old magic":  append([]byte("LSW1"), payload[5:]...),
-		"too many":   append([]byte("LSW2\x09"), payload[5:]...),
+		"no token":   append([]byte("LSW2"), payload[4:len(payload)-1]...),
+		"too many":   append([]byte("LSW3\x09"), payload[5:]...),
 	} {
 		_, err := decodeRequest(p)
 		var pe *ProtocolError

@@ -4,7 +4,7 @@
 package worker
 
 import (
-	"bytes"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -64,7 +64,9 @@ func ServeFD(fd int) error {
 		l.Close()
 		return fmt.Errorf("sandbox worker: descriptor %d is not a Unix socket", fd)
 	}
-	return Serve(ul)
+	token := os.Getenv(EnvToken)
+	os.Unsetenv(EnvToken)
+	return serve(ul, token)
 }
 
 // cloexecFrom marks every descriptor from first up close-on-exec.
@@ -94,7 +96,10 @@ func cloexecFrom(first int) error {
 // Connections from Go's net package are close-on-exec, and so are the
 // descriptors received with them (MSG_CMSG_CLOEXEC), so a command only
 // gets its own stdin, stdout and stderr.
-func Serve(l *net.UnixListener) error {
+func Serve(l *net.UnixListener) error { return serve(l, "") }
+
+// serve is Serve; token, when set, is what every request must carry.
+func serve(l *net.UnixListener, token string) error {
 	var delay time.Duration
 	idle := newIdleTrim(idleTrimAfter)
 	defer idle.stop()
@@ -117,7 +122,7 @@ func Serve(l *net.UnixListener) error {
 		idle.busy()
 		go func() {
 			defer idle.done()
-			serveConn(c)
+			serveConn(c, token)
 		}()
 	}
 }
@@ -174,70 +179,28 @@ func (t *idleTrim) stop() { t.timer.Stop() }
 const firstRead = 8 << 10
 
 // serveConn runs one connection: a ping or one command.
-func serveConn(c *net.UnixConn) {
+func serveConn(c *net.UnixConn, token string) {
 	defer c.Close()
-	buf := make([]byte, firstRead)
-	oob := make([]byte, unix.CmsgSpace((3+MaxExtra)*4))
-	n, oobn, flags, _, err := c.ReadMsgUnix(buf, oob)
+	in, err := Receive(c)
 	if err != nil {
 		return
 	}
-	fds, ferr := receivedFDs(oob[:oobn], flags)
-	defer func() {
-		for _, fd := range fds {
-			unix.Close(fd)
-		}
-	}()
-	// The rest of the stream: what the first read got beyond the
-	// header, then the connection.
-	r := io.MultiReader(bytes.NewReader(buf[:n]), c)
-	var hdr [headerLen]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+	defer in.Close()
+	if subtle.ConstantTimeCompare([]byte(in.Token), []byte(token)) != 1 {
+		// Only the session's judge knows the token (docs/security-model.md §7).
+		in.write(errorFrame("request without the session judge's token: commands go through the shim"))
 		return
 	}
-	typ, size, err := parseHeader(hdr[:])
+	pid, status, err := start(in.Request, in.fds)
+	// The command has its own copies; ours would keep the caller's
+	// pipes open after the command exits.
+	in.Close()
 	if err != nil {
-		c.Write(errorFrame(err.Error()))
+		in.Failed(status, err.Error())
 		return
 	}
-	switch typ {
-	case framePing:
-		c.Write(appendHeader(nil, framePong, 0))
-		return
-	case frameRun:
-	default:
-		c.Write(errorFrame(fmt.Sprintf("unexpected first frame %q", typ)))
-		return
-	}
-	if ferr != nil {
-		c.Write(errorFrame(ferr.Error()))
-		return
-	}
-	payload := make([]byte, size)
-	if _, err := io.ReadFull(r, payload); err != nil {
-		return
-	}
-	req, err := decodeRequest(payload)
-	if err != nil {
-		c.Write(errorFrame(err.Error()))
-		return
-	}
-	if len(fds) != 3+req.extraCount {
-		c.Write(errorFrame(fmt.Sprintf("run request with %d descriptors, want %d (stdin, stdout, stderr and %d extra)", len(fds), 3+req.extraCount, req.extraCount)))
-		return
-	}
-	pid, status, err := start(req, fds)
-	for _, fd := range fds {
-		// The command has its own copies; ours would keep the caller's
-		// pipes open after the command exits.
-		unix.Close(fd)
-	}
-	fds = nil
-	if err != nil {
-		c.Write(failedFrame(status, err.Error()))
-		return
-	}
-	c.Write(statusFrame(supervise(pid, r)))
+	c.Write(startedFrame(time.Now().UnixNano()))
+	in.Exit(supervise(pid, in.rest))
 }
 
 // receivedFDs returns the descriptors of an SCM_RIGHTS message. On error

@@ -34,10 +34,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// startWorker starts the test binary as a worker on a fresh socket. It
-// also hands the worker an extra, inheritable descriptor 4, which must
-// never reach a command.
-func startWorker(t *testing.T) (sock string, cmd *exec.Cmd) {
+// startWorker starts the test binary as a worker on a fresh socket, with
+// extraEnv in its environment. It also hands the worker an extra,
+// inheritable descriptor 4, which must never reach a command.
+func startWorker(t *testing.T, extraEnv ...string) (sock string, cmd *exec.Cmd) {
 	t.Helper()
 	sock = filepath.Join(t.TempDir(), "w.sock")
 	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
@@ -55,7 +55,7 @@ func startWorker(t *testing.T) (sock string, cmd *exec.Cmd) {
 		t.Fatal(err)
 	}
 	cmd = exec.Command(os.Args[0], "worker")
-	cmd.Env = append(os.Environ(), "LITE_SANDBOX_WORKER_TEST=1")
+	cmd.Env = append(append(os.Environ(), "LITE_SANDBOX_WORKER_TEST=1"), extraEnv...)
 	cmd.Stderr = os.Stderr
 	cmd.ExtraFiles = []*os.File{lf, leak}
 	if err := cmd.Start(); err != nil {

@@ -9,6 +9,8 @@ import (
 	"context"
 	"net"
 	"os"
+	"syscall"
+	"time"
 )
 
 // ServeFD fails with [ErrUnsupported]: the worker needs Linux.
@@ -24,3 +26,20 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 
 // Ping fails with [ErrUnsupported]: the worker needs Linux.
 func Ping(ctx context.Context, socketPath string) error { return ErrUnsupported }
+
+// Conn is a command sent to a worker; see the Linux version.
+type Conn struct{ Started time.Time }
+
+// Start fails with [ErrUnsupported]: the worker needs Linux.
+func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (*Conn, error) {
+	return nil, ErrUnsupported
+}
+
+// Signal fails with [ErrUnsupported].
+func (c *Conn) Signal(sig syscall.Signal) error { return ErrUnsupported }
+
+// Close does nothing.
+func (c *Conn) Close() error { return nil }
+
+// Wait fails with [ErrUnsupported].
+func (c *Conn) Wait() (int, error) { return -1, ErrUnsupported }

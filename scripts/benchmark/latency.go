@@ -12,7 +12,7 @@ import (
 
 // latencies are the medians the later sections need.
 type latencies struct {
-	bare, noop, fresh, run, session, large *setup
+	bare, noop, shim, fresh, run, session, large *setup
 }
 
 // latency times one `true` in every setup, interleaved, and prints the
@@ -26,12 +26,13 @@ func (b *bench) latency() (latencies, error) {
 	l := latencies{
 		bare:    &setup{name: "bare bash -c true", cmd: func() *exec.Cmd { return bash("true") }},
 		noop:    &setup{name: "empty Go program (one process start)", cmd: func() *exec.Cmd { return exec.Command(b.noop) }},
+		shim:    &setup{name: "the shim process alone (no session work)", cmd: b.shimAlone, fails: true},
 		fresh:   &setup{name: "fresh bwrap, same mounts as run", cmd: fresh},
 		run:     &setup{name: "lite-sandbox run (no session)", cmd: func() *exec.Cmd { return b.run("true") }},
 		session: &setup{name: "lite-sandbox, the session shim", cmd: func() *exec.Cmd { return b.shim("small", "true") }},
 		large:   &setup{name: "session shim, 20k-file workspace", cmd: func() *exec.Cmd { return b.shim("large", "true") }},
 	}
-	setups := []*setup{l.bare, l.noop, l.fresh, l.run, l.session, l.large}
+	setups := []*setup{l.bare, l.noop, l.shim, l.fresh, l.run, l.session, l.large}
 	if err := interleave(setups, b.n); err != nil {
 		return l, err
 	}
@@ -78,6 +79,8 @@ func (b *bench) latencyTargets(l latencies) {
 		added <= l.noop.p50(), ms(added-l.noop.p50()))
 	flat := ratio(l.large.p50(), l.session.p50())
 	target(fmt.Sprintf("flat with a 20k-file workspace (%.2fx)", flat), flat <= 1.1, fmt.Sprintf("%.0f%%", 100*(flat-1)))
-	r := ratio(l.run.p50(), l.fresh.p50())
+	r := ratio(l.shim.p50(), l.noop.p50())
+	target(fmt.Sprintf("the shim process alone <= 1.3x an empty Go program (%.2fx)", r), r <= 1.3, ms(l.shim.p50()-l.noop.p50()*13/10))
+	r = ratio(l.run.p50(), l.fresh.p50())
 	target(fmt.Sprintf("run <= 2x a fresh bwrap with the same mounts (%.2fx)", r), r <= 2, ms(l.run.p50()-2*l.fresh.p50()))
 }

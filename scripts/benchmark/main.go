@@ -23,6 +23,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -64,6 +65,7 @@ type bench struct {
 	home, small, large string
 	backend            sandbox.Backend
 	sessions           map[string]*launch.Session
+	trace              map[string]*tracer // by session directory
 }
 
 func run(c config) error {
@@ -76,6 +78,9 @@ func run(c config) error {
 		return err
 	}
 	defer os.RemoveAll(base)
+	// The sessions' judges write their audit records (part of each
+	// command's cost) here, not to the user's log.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
 	b := &bench{config: c, home: filepath.Join(base, "home")}
 	b.small, b.large = filepath.Join(b.home, "small"), filepath.Join(b.home, "large")
 	if err := makeWorkspaces(b.small, b.large, c.files); err != nil {
@@ -141,6 +146,7 @@ func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 		return nil, err
 	}
 	b.sessions = map[string]*launch.Session{}
+	b.trace = map[string]*tracer{}
 	closeAll := func() {
 		for _, s := range b.sessions {
 			s.Close()
@@ -156,6 +162,16 @@ func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 			Spec: spec, Backend: b.backend, Exe: b.bin, PolicyTOML: frozen,
 			Meta:        contract.Meta{Workspace: ws, Home: b.home, Mode: "on"},
 			RuntimeRoot: runtimeRoot,
+			Judge: func(dir, token string) (launch.Judge, error) {
+				j, err := shims.NewJudge(dir, token)
+				if err != nil {
+					return nil, err
+				}
+				t := &tracer{}
+				b.trace[dir] = t
+				j.Trace = t.add
+				return j, nil
+			},
 		})
 		if err != nil {
 			closeAll()

@@ -8,72 +8,116 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/policy"
-	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
-// phases splits the session shim's median into where it goes: starting
-// a process, the shim's own start and judging (the shim with the sandbox
-// off runs bash itself, unsandboxed and without an audit record), the
-// command's own bash, and the rest: the worker round trip (connect, fds
-// over SCM_RIGHTS, fork and exec inside the sandbox, the status back) and
-// the audit record (a datagram to the launcher).
-func (b *bench) phases(l latencies) {
-	shim := contract.FindShimBinary(b.bin)
-	off := &setup{name: "shim, sandbox off", cmd: func() *exec.Cmd {
-		c := exec.Command(shim, "-c", "true")
-		c.Args[0] = "bash" // as a session's shell is named
-		c.Dir = b.small
-		c.Env = append(os.Environ(), "LITE_SANDBOX_MODE=off", "LITE_SANDBOX_WORKSPACE="+b.small,
-			"LITE_SANDBOX_NO_AUDIT=1", "HOME="+b.home)
-		return c
-	}}
-	bare := &setup{name: l.bare.name, cmd: l.bare.cmd}
-	if err := interleave([]*setup{bare, off}, max(50, b.n/2)); err != nil {
-		fmt.Printf("\nphases: %v\n", err)
-		return
-	}
-	judge, err := b.judge(max(200, b.n))
-	if err != nil {
-		fmt.Printf("\nphases: %v\n", err)
-		return
-	}
-	startJudge := off.p50() - bare.p50()
-	rest := l.session.p50() - off.p50()
-	fmt.Printf("\nwhere the session shim's %s goes (medians; shim binary %s):\n", ms(l.session.p50()), filepath.Base(shim))
-	fmt.Printf("  %-60s %s\n", "start: an empty Go process", ms(l.noop.p50()))
-	fmt.Printf("  %-60s %s\n", "start + judge: the shim, sandbox off, minus bare bash", ms(startJudge))
-	fmt.Printf("  %-60s %s\n", "  of which judge: load frozen policy, compile, check", ms(judge))
-	fmt.Printf("  %-60s %s\n", "exec: the command's bash (bare bash -c true)", ms(l.bare.p50()))
-	fmt.Printf("  %-60s %s\n", "round trip to the worker and audit (the rest)", ms(rest))
+// tracer keeps the moments the sessions' judges report (shims.Times).
+type tracer struct {
+	mu    sync.Mutex
+	times []shims.Times
 }
 
-// judge times, in process, what the shim does before it runs anything.
-func (b *bench) judge(n int) (time.Duration, error) {
+func (t *tracer) add(x shims.Times) {
+	t.mu.Lock()
+	t.times = append(t.times, x)
+	t.mu.Unlock()
+}
+
+// last returns the moments of the last command, and forgets them.
+func (t *tracer) last() (shims.Times, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.times) == 0 {
+		return shims.Times{}, false
+	}
+	x := t.times[len(t.times)-1]
+	t.times = t.times[:0]
+	return x, true
+}
+
+// shimAlone is the shim binary started as a session's shell that stops
+// before any session work (its session is not an absolute path): the
+// process start, the Go runtime and package initialisation, and exit.
+func (b *bench) shimAlone() *exec.Cmd {
+	c := exec.Command(contract.FindShimBinary(b.bin), "-c", "true")
+	c.Args[0] = "bash"
+	c.Env = []string{contract.EnvSession + "=not-absolute", "PATH=/usr/bin:/bin"}
+	return c
+}
+
+// phaseList is each step of a command on the session path, between two
+// moments taken where they happen.
+var phaseList = []struct {
+	name string
+	d    func(spawn, reaped time.Time, t shims.Times) time.Duration
+}{
+	{"the shim's start: exec, Go runtime, package init", func(s, _ time.Time, t shims.Times) time.Duration { return t.ShimMain.Sub(s) }},
+	{"the shim: find the session, connect, send the request", func(_, _ time.Time, t shims.Times) time.Duration { return t.Sent.Sub(t.ShimMain) }},
+	{"to the judge: the socket, the accept", func(_, _ time.Time, t shims.Times) time.Duration { return t.Received.Sub(t.Sent) }},
+	{"the judge: receive, forms, unwrap, validate", func(_, _ time.Time, t shims.Times) time.Duration { return t.Judged.Sub(t.Received) }},
+	{"to the command: the worker request, its fork", func(_, _ time.Time, t shims.Times) time.Duration { return t.Started.Sub(t.Judged) }},
+	{"the command: exec bash, true, exit, the status back", func(_, _ time.Time, t shims.Times) time.Duration { return t.Exited.Sub(t.Started) }},
+	{"the end: audit record, status to the shim, its exit", func(_, r time.Time, t shims.Times) time.Duration { return r.Sub(t.Exited) }},
+}
+
+// phases splits the session shim's time into where it goes, from the
+// moments taken on the path of each command (the shim's, the judge's,
+// the worker's; shims.Times) rather than from differences of separate
+// runs: the means of the phases add up to the mean of the whole.
+func (b *bench) phases(l latencies) {
 	s := b.sessions["small"]
-	file := filepath.Join(s.Dir, contract.PolicyName)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return 0, err
-	}
-	var d []time.Duration
+	n := max(100, b.n)
+	sums := make([]time.Duration, len(phaseList))
+	var total time.Duration
+	per := make([][]time.Duration, len(phaseList))
+	var runs int
 	for range n {
-		t0 := time.Now()
-		p, err := policy.LoadFrozen(file, data)
-		if err != nil {
-			return 0, err
+		c := b.shim("small", "true")
+		spawn := time.Now()
+		if err := c.Run(); err != nil {
+			fmt.Printf("\nphases: %v\n", err)
+			return
 		}
-		v, err := validator.NewChecked(p, validator.Env{Workspace: b.small, Home: b.home, Cwd: b.small})
-		if err != nil {
-			return 0, err
+		reaped := time.Now()
+		t, ok := b.trace[s.Dir].last()
+		if !ok || t.ShimMain.IsZero() || t.Started.IsZero() {
+			continue
 		}
-		if r := v.Check("true"); !r.Allowed() {
-			return 0, fmt.Errorf("judge: `true` was not allowed")
+		runs++
+		total += reaped.Sub(spawn)
+		for i, p := range phaseList {
+			d := p.d(spawn, reaped, t)
+			sums[i] += d
+			per[i] = append(per[i], d)
 		}
-		d = append(d, time.Since(t0))
 	}
-	return pct(d, 50), nil
+	if runs == 0 {
+		fmt.Println("\nphases: the judge reported no moments")
+		return
+	}
+	shimBin := contract.FindShimBinary(b.bin)
+	fmt.Printf("\nwhere the session shim's time goes (%d commands, one at a time; means add up, medians beside):\n", runs)
+	var sum time.Duration
+	for i, p := range phaseList {
+		mean := sums[i] / time.Duration(runs)
+		sum += mean
+		fmt.Printf("  %-60s %10s %10s\n", p.name, ms(mean), ms(pct(per[i], 50)))
+	}
+	fmt.Printf("  %-60s %10s   (the whole, measured: %s)\n", "sum of the phases", ms(sum), ms(total/time.Duration(runs)))
+	fmt.Printf("  %-60s %10s\n", "for scale: bare bash -c true, median", ms(l.bare.p50()))
+	fmt.Printf("  %-60s %10s\n", "for scale: an empty Go program, median", ms(l.noop.p50()))
+	fmt.Printf("\nbinaries: %s %s, lite-sandbox %s, an empty Go program %s\n",
+		filepath.Base(shimBin), size(shimBin), size(b.bin), size(b.noop))
+}
+
+func size(p string) string {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f MB", float64(fi.Size())/1e6)
 }

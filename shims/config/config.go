@@ -123,6 +123,19 @@ func Load(o Options) (*Config, error) {
 		Agent: getenv(contract.EnvAgent), Getenv: getenv}, nil
 }
 
+// LoadSession loads the session in dir for its judge (the launcher's
+// side of the per-command path): the frozen policy and places, as its
+// shims loaded them before. Cwd is the workspace; each command brings
+// its own.
+func LoadSession(dir string) (*Config, error) {
+	c, err := attach(dir, "", os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	c.Cwd = c.Workspace
+	return c, nil
+}
+
 // attach loads a session's configuration: its frozen policy and places,
 // whatever the environment or the workspace's files say now, so that
 // nothing changes the policy mid-session. Any problem fails closed.

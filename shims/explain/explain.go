@@ -45,6 +45,13 @@ const maxLines = 3
 // scripts unwrapped, words decoded, cd followed.
 func Lines(cmd string, c Context) []string {
 	calls, writes := validator.Trace(cmd, validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd})
+	return LinesOf(validator.Traced{Calls: calls, Writes: writes}, c)
+}
+
+// LinesOf is [Lines] for a command already traced by the walk that
+// judged it ([validator.Validator.CheckTraced]): no second parse.
+func LinesOf(t validator.Traced, c Context) []string {
+	calls, writes := t.Calls, t.Writes
 	var out []string
 	add := func(l string) {
 		if l != "" && len(out) < maxLines && !slices.Contains(out, l) {

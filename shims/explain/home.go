@@ -25,6 +25,20 @@ func HomeLines(cmd string, c Context, session bool) []string {
 		return nil
 	}
 	calls, writes := validator.Trace(cmd, validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd})
+	return homeLines(validator.Traced{Calls: calls, Writes: writes}, c, session)
+}
+
+// HomeLinesOf is [HomeLines] for a command already traced by the walk
+// that judged it ([validator.Validator.CheckTraced]): no second parse.
+func HomeLinesOf(cmd string, t validator.Traced, c Context, session bool) []string {
+	if c.Home == "" || !MayReachHome(cmd, c.Home) {
+		return nil
+	}
+	return homeLines(t, c, session)
+}
+
+func homeLines(t validator.Traced, c Context, session bool) []string {
+	calls, writes := t.Calls, t.Writes
 	var paths []string
 	add := func(p, dir string) {
 		if d, ok := c.scratch(p, dir); ok && !slices.Contains(paths, d) {

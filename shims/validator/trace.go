@@ -55,6 +55,24 @@ func Trace(command string, env Env) ([]Call, []Write) {
 	return t.calls, t.writes
 }
 
+// Traced is what a command did as the judging walk read it: its simple
+// commands and redirect writes, as [Trace] returns them.
+type Traced struct {
+	Calls  []Call
+	Writes []Write
+}
+
+// CheckTraced is [Validator.Check] that also records the command's
+// calls and writes on the same walk, so that the explanations after it
+// ran (package shims/explain) read the very parse the decision came
+// from (one parse per command). When the result is a denial the trace
+// may stop where the walk did.
+func (v *Validator) CheckTraced(command string) (Result, Traced) {
+	t := &tracer{}
+	res := v.check(command, t)
+	return res, Traced{Calls: t.calls, Writes: t.writes}
+}
+
 // traceCall records a decoded simple command.
 func (c *checker) traceCall(argv []arg, sc *scope) {
 	if c.trace == nil {

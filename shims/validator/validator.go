@@ -103,7 +103,7 @@ type Validator struct {
 	denyEnv  []string
 	deny     []denyPath
 	maxDepth int
-	parsers  sync.Pool // *syntax.Parser; a parser is not safe for concurrent use
+	parsers  *sync.Pool // *syntax.Parser; a parser is not safe for concurrent use; shared by At's copies
 }
 
 // defaultMaxDepth applies when the policy leaves shell.max_depth unset.
@@ -151,10 +151,9 @@ func compile(p *policy.Policy, env Env) (*Validator, error) {
 	env.Workspace = cleanOrEmpty(env.Workspace)
 	env.Home = cleanOrEmpty(env.Home)
 	env.Cwd = cleanOrEmpty(env.Cwd)
-	v := &Validator{env: env, maxDepth: p.Shell.MaxDepth}
-	v.parsers.New = func() any {
+	v := &Validator{env: env, maxDepth: p.Shell.MaxDepth, parsers: &sync.Pool{New: func() any {
 		return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
-	}
+	}}}
 	switch {
 	case v.maxDepth == 0:
 		v.maxDepth = defaultMaxDepth
@@ -189,6 +188,22 @@ func compile(p *policy.Policy, env Env) (*Validator, error) {
 		v.rules = append(v.rules, r)
 	}
 	return v, nil
+}
+
+// At returns the validator for commands that start in cwd (an absolute
+// path; "" means the workspace), sharing v's compiled rules: the
+// session's judge compiles the frozen policy once and judges each
+// command at its own working directory (docs/performance.md).
+func (v *Validator) At(cwd string) (*Validator, error) {
+	if cwd == "" {
+		cwd = v.env.Workspace
+	}
+	if !path.IsAbs(cwd) {
+		return nil, fmt.Errorf("validator: cwd %q is not an absolute path", cwd)
+	}
+	w := *v
+	w.env.Cwd = path.Clean(cwd)
+	return &w, nil
 }
 
 func cleanOrEmpty(p string) string {
@@ -229,7 +244,10 @@ func expandExample(ex string, env Env) string {
 
 // Check judges one command line (a Bash program). It never panics: an
 // internal failure is a denial with rule id "internal.error".
-func (v *Validator) Check(command string) (res Result) {
+func (v *Validator) Check(command string) (res Result) { return v.check(command, nil) }
+
+// check is Check, recording calls and writes in t when it is set.
+func (v *Validator) check(command string, t *tracer) (res Result) {
 	defer func() {
 		if e := recover(); e != nil {
 			res = Result{
@@ -241,6 +259,7 @@ func (v *Validator) Check(command string) (res Result) {
 		}
 	}()
 	c := newChecker(v)
+	c.trace = t
 	sc := c.initialScope()
 	c.program(command, syntax.Pos{}, &sc, stdin{}, false)
 	return c.result()

@@ -1,0 +1,169 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package forward is the shim inside a session: a small forwarder that
+// sends its argv, working directory, environment and stdio to the
+// session's judge (package shims, in the launcher) in one round trip,
+// relays signals, waits, and returns the command's status. It links no
+// policy, no shell parser and no HTTP, so that a command pays little
+// more than an empty Go program's start (docs/performance.md, "The
+// session path"). Outside a session the shim binary hands over to the
+// lite-sandbox binary beside it ([MainBinary]), and under git's name it
+// runs the real git ([ExecGit]).
+package forward
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+)
+
+// EnvShimTimes carries the shim's start and the moment it sent its
+// request, "MAIN,SENT" in Unix nanoseconds, to the judge, which takes it
+// out of the command's environment (the bench's phase split).
+const EnvShimTimes = "LITE_SANDBOX_SHIM_TIMES"
+
+// shellNames are the base names under which a binary is the shim (the
+// agent ring binds every shell binary to it); package shims maps each
+// to the real shell that runs the command.
+var shellNames = map[string]bool{
+	"sh": true, "bash": true, "rbash": true, "dash": true,
+	"zsh": true, "ksh": true, "ksh93": true, "mksh": true, "ash": true,
+}
+
+// IsShellName reports whether argv0's base name makes the binary the
+// shim: a shell's name, or any name containing "bash" (a session's shim
+// is <session>/bin/bash; Claude Code takes only such paths).
+func IsShellName(argv0 string) bool {
+	base := filepath.Base(argv0)
+	return shellNames[base] || strings.Contains(base, "bash")
+}
+
+// IsShimName is [IsShellName], git's name ([IsGitName]), or the bundled
+// shim binary's own name.
+func IsShimName(argv0 string) bool {
+	return IsShellName(argv0) || IsGitName(argv0) || strings.HasPrefix(filepath.Base(argv0), contract.ShimBinary)
+}
+
+// IsGitName reports whether the shim was started as git (git, /usr/bin/git):
+// the agent ring binds the shim over the host's git binaries, so that
+// the agent's own git runs in the command sandbox (docs/security-model.md,
+// repository content).
+func IsGitName(argv0 string) bool { return filepath.Base(argv0) == "git" }
+
+// Session returns the session directory this shim belongs to:
+// $LITE_SANDBOX_SESSION, else the agent ring's (a shell started with a
+// cleared environment), else "".
+func Session() string {
+	if d := os.Getenv(contract.EnvSession); d != "" {
+		return d
+	}
+	return contract.RingSession()
+}
+
+// Run sends argv (the shim's own, argv[0] included) to the judge of the
+// session in dir with this process's working directory, environment and
+// stdio, and returns the command's status. main is when the shim
+// started. Nothing runs when the judge cannot be reached: a shim fails
+// closed.
+func Run(dir string, argv []string, stderr io.Writer, main time.Time) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "lite-sandbox: "+format+"\n", a...)
+		return code
+	}
+	if !filepath.IsAbs(dir) {
+		return fail(exit.Sandbox, "session %q: not an absolute path; nothing ran", dir)
+	}
+	dir = filepath.Clean(dir)
+	// The environment is the agent's: a planted directory would choose
+	// the judge the shim trusts.
+	if err := contract.CheckPrivate(dir, true); err != nil {
+		return fail(exit.Sandbox, "session %s: %v; nothing ran", dir, err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(exit.Sandbox, "working directory: %v; nothing ran", err)
+	}
+	env := append(os.Environ(), EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
+	status, err := worker.Run(context.Background(), filepath.Join(dir, contract.JudgeName),
+		worker.Request{Argv: argv, Env: env, Dir: cwd}, os.Stdin, os.Stdout, os.Stderr)
+	var d *worker.DirectError
+	switch {
+	case err == nil:
+		return status
+	case errors.As(err, &d):
+		// Our own hook command, which needs the session directory: it
+		// runs here, in the agent ring, not in the command sandbox.
+		err := syscall.Exec(d.Argv[0], d.Argv, os.Environ())
+		return fail(exit.HookBlock, "run %s: %v", d.Argv[0], err)
+	case errors.Is(err, worker.ErrNoWorker):
+		return fail(exit.Sandbox, "the session's judge is not running (has the session ended?); nothing ran: %v", err)
+	case errors.Is(err, worker.ErrWorkerDied):
+		return fail(exit.Sandbox, "the session's judge went away while the command ran; it was not run again: %v", err)
+	}
+	return fail(exit.Sandbox, "session judge: %v", err)
+}
+
+// MainBinary is the lite-sandbox binary beside the running shim binary,
+// which does everything the shim does not (contract.FindShimBinary
+// installs them together).
+func MainBinary() (string, error) {
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err != nil {
+		return "", fmt.Errorf("own executable: %w", err)
+	}
+	p := filepath.Join(filepath.Dir(self), "lite-sandbox")
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("lite-sandbox is not installed beside %s", self)
+	}
+	return p, nil
+}
+
+// ExecGit replaces the process with the real git (the first one on PATH
+// that is not this binary), with argv as given: what the shim does
+// under git's name outside a session. It returns only on error.
+func ExecGit(argv []string) error {
+	p, err := RealGit(os.Getenv("PATH"))
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("exec %s: %w", p, syscall.Exec(p, argv, os.Environ()))
+}
+
+// RealGit finds git in the directories of path, skipping this binary
+// (bound over git in the agent ring) and relative directories.
+func RealGit(path string) (string, error) {
+	var self os.FileInfo
+	if exe, err := os.Executable(); err == nil {
+		self, _ = os.Stat(exe)
+	}
+	for _, d := range filepath.SplitList(path) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		p := filepath.Join(d, "git")
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+			continue
+		}
+		if self != nil && os.SameFile(fi, self) {
+			continue
+		}
+		return p, nil
+	}
+	return "", errors.New("git: not found on PATH (other than lite-sandbox's shim)")
+}

@@ -1,0 +1,156 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+	"github.com/lite-sandbox/lite-sandbox/shims/config"
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+)
+
+// Judge is the long-lived side of a session's per-command path, in the
+// launcher: the shim (a small forwarder, package forward) sends it its
+// argv, working directory, environment and stdio, and the judge does
+// what the shim did in process before (docs/performance.md, "The
+// session path"): the forms and shells, Claude's wrapper and cwd file,
+// our own hook command, the validator, the worker request, the
+// explanation lines and the audit record. The frozen policy is compiled
+// once; each command is judged at its own working directory.
+//
+// It fails closed: a request it cannot judge is refused, and a shim that
+// cannot reach it runs nothing. Since the record is written here, from
+// what was judged and run, a process in the agent ring cannot add or
+// change one (docs/security-model.md, the audit record).
+type Judge struct {
+	cfg   *config.Config
+	v     *validator.Validator
+	token string // the worker's (launch.Options.Judge)
+	// Trace, when set, gets every command's moments (the bench).
+	Trace func(Times)
+}
+
+// NewJudge loads and compiles the frozen session in dir, whose worker
+// takes requests with workerToken.
+func NewJudge(dir, workerToken string) (*Judge, error) {
+	c, err := config.LoadSession(dir)
+	if err != nil {
+		return nil, fmt.Errorf("session judge: %w", err)
+	}
+	v, err := c.Validator()
+	if err != nil {
+		return nil, fmt.Errorf("session judge: %w", err)
+	}
+	return &Judge{cfg: c, v: v, token: workerToken}, nil
+}
+
+// ServeConn judges and runs the one command a shim sent on c, and
+// answers with its status (or, for our own hook command, with the argv
+// the shim runs itself). It closes c.
+func (j *Judge) ServeConn(c *net.UnixConn) {
+	defer c.Close()
+	received := time.Now()
+	in, err := worker.Receive(c)
+	if err != nil {
+		return
+	}
+	defer in.Close()
+	stderr := in.File(2)
+	defer func() {
+		if e := recover(); e != nil {
+			fmt.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
+			in.Exit(exit.Sandbox)
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan syscall.Signal, 4)
+	go func() {
+		// The shim's connection ends when it got its answer, or when it
+		// was killed: then the command is killed too (Start's context).
+		in.Signals(func(sig syscall.Signal) {
+			select {
+			case sigs <- sig:
+			default:
+			}
+		})
+		cancel()
+	}()
+	s, err := j.command(ctx, in, sigs)
+	if err == nil {
+		s.times.Received = received
+		err = s.RunShellAs(judgedArgv(in.Argv))
+	}
+	if ctx.Err() != nil {
+		// The shim is gone (killed): nobody reads an answer, and its
+		// stderr may still be the agent's.
+		return
+	}
+	var d *worker.DirectError
+	if errors.As(err, &d) {
+		in.Direct(d.Argv)
+		return
+	}
+	status := ExitStatus(err, stderr)
+	if s != nil && j.Trace != nil && !s.times.Started.IsZero() {
+		j.Trace(s.times)
+	}
+	in.Exit(status)
+}
+
+// command is the per-command value of one request: the judge's frozen
+// places, the request's working directory, stdio and environment.
+func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan syscall.Signal) (*Shim, error) {
+	if in.NumFiles() != 3 {
+		return nil, &exit.Error{Code: exit.Usage, Err: errors.New("lite-sandbox: session judge: a shim sends exactly its stdin, stdout and stderr")}
+	}
+	cwd := in.Dir
+	if real, err := filepath.EvalSymlinks(cwd); err == nil && filepath.IsAbs(cwd) {
+		cwd = real
+	}
+	if !filepath.IsAbs(cwd) {
+		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: session judge: working directory %q is not absolute", in.Dir)}
+	}
+	v, err := j.v.At(cwd)
+	if err != nil {
+		return nil, &exit.Error{Code: exit.Sandbox, Err: err}
+	}
+	env, main, sent := shimTimes(in.Env)
+	c := j.cfg
+	return &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: cwd, Mode: c.Mode,
+		validator: v, stderr: in.File(2), session: c.Session, agent: c.Agent,
+		// The launcher's environment, not the request's: a process in
+		// the ring must not turn the audit log off or move it.
+		getenv:     os.Getenv,
+		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
+		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
+		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token,
+		times: Times{ShimMain: main, Sent: sent}}, nil
+}
+
+// judgedArgv is the shell invocation a shim's argv stands for: itself,
+// or for the shim under git's name, `bash -c 'git ARGS...'`, so that git
+// runs in the command sandbox with whatever a repository's files make it
+// run (fsmonitor, hooks, filters, diff drivers, core.sshCommand), never
+// in the agent ring (docs/security-model.md, repository content).
+func judgedArgv(argv []string) (argv0 string, args []string) {
+	if len(argv) == 0 {
+		return contract.ShimBinary, nil
+	}
+	if forward.IsGitName(argv[0]) {
+		return "bash", []string{"-c", quoteArgv(append([]string{"git"}, argv[1:]...))}
+	}
+	return argv[0], argv[1:]
+}

@@ -1,0 +1,56 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package shims
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestJudgedArgv: the shim under git's name stands for one command,
+// `git ARGS...` quoted for the shell, run by bash -c in the command
+// sandbox; under a shell's name it is the shell invocation itself.
+func TestJudgedArgv(t *testing.T) {
+	for _, tc := range []struct {
+		argv      []string
+		argv0     string
+		args      []string
+		judgedCmd string // the command the validator judges, for git
+	}{
+		{[]string{"git", "status"}, "bash", []string{"-c", "git status"}, "git status"},
+		{[]string{"/usr/bin/git", "-C", "sub dir", "log", "--format=%H $x"}, "bash",
+			[]string{"-c", `git -C 'sub dir' log '--format=%H $x'`}, `git -C 'sub dir' log '--format=%H $x'`},
+		{[]string{"git", "commit", "-m", "it's; rm -rf ~"}, "bash",
+			[]string{"-c", `git commit -m "it's; rm -rf ~"`}, `git commit -m "it's; rm -rf ~"`},
+		{[]string{"git"}, "bash", []string{"-c", "git"}, "git"},
+		// Positive control: a shell is passed on as it is.
+		{[]string{"/bin/sh", "-c", "git status"}, "/bin/sh", []string{"-c", "git status"}, ""},
+		{[]string{"/run/s-1/bin/bash", "-lc", "ls"}, "/run/s-1/bin/bash", []string{"-lc", "ls"}, ""},
+	} {
+		argv0, args := judgedArgv(tc.argv)
+		if argv0 != tc.argv0 || !slices.Equal(args, tc.args) {
+			t.Errorf("judgedArgv(%q) = %q %q, want %q %q", tc.argv, argv0, args, tc.argv0, tc.args)
+			continue
+		}
+		if tc.judgedCmd == "" {
+			continue
+		}
+		inv, err := ParseArgsFor(argv0, args)
+		if err != nil || inv.Form != FormCommand || inv.Command != tc.judgedCmd {
+			t.Errorf("judgedArgv(%q): the shim parses %+v, %v; want the command %q", tc.argv, inv, err, tc.judgedCmd)
+		}
+	}
+}
+
+func TestShimTimes(t *testing.T) {
+	env := []string{"A=1", "LITE_SANDBOX_SHIM_TIMES=1000,2000", "B=2"}
+	rest, main, sent := shimTimes(env)
+	if !slices.Equal(rest, []string{"A=1", "B=2"}) || !main.Equal(time.Unix(0, 1000)) || !sent.Equal(time.Unix(0, 2000)) {
+		t.Errorf("shimTimes = %q, %v, %v", rest, main, sent)
+	}
+	if !slices.Equal(env, []string{"A=1", "LITE_SANDBOX_SHIM_TIMES=1000,2000", "B=2"}) {
+		t.Errorf("shimTimes changed its argument: %q", env)
+	}
+}

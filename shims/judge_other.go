@@ -1,0 +1,25 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build !linux
+
+package shims
+
+import (
+	"errors"
+	"net"
+)
+
+// Judge is a session's judge; sessions need Linux (see judge_linux.go).
+type Judge struct {
+	// Trace, when set, gets every command's moments (the bench).
+	Trace func(Times)
+}
+
+// NewJudge fails: sessions need Linux.
+func NewJudge(dir, workerToken string) (*Judge, error) {
+	return nil, errors.New("session judge: sessions are only supported on Linux")
+}
+
+// ServeConn closes c.
+func (j *Judge) ServeConn(c *net.UnixConn) { c.Close() }
