@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )

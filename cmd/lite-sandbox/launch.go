@@ -13,7 +13,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // concurrency starts many commands at once, as an agent with parallel

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 

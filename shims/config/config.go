@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )

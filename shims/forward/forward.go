@@ -25,8 +25,8 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
-	"github.com/lite-sandbox/lite-sandbox/launch/worker"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // EnvShimTimes carries the shim's start and the moment it sent its

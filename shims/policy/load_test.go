@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lite-sandbox/lite-sandbox/launch/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 func write(t *testing.T, dir, name, text string) string {
