@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

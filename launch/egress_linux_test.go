@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // egressSession opens a session with network = "allow" over the test

@@ -11,9 +11,9 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

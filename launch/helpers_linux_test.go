@@ -20,10 +20,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Helper modes of the test binary, chosen by environment variables

@@ -15,8 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // WorkerCommand is the hidden subcommand that runs the worker

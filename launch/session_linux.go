@@ -19,10 +19,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Restart policy: a worker that dies after running for quickExit is

@@ -14,9 +14,9 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

@@ -16,9 +16,9 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 // maxScript bounds the script text (a file or stdin) the validator

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Judge is the long-lived side of a session's per-command path, in the

@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Dispatch runs what the per-command path of either binary is asked to

@@ -20,10 +20,10 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
+	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // envEgressSocket is egress.EnvSocket (a test checks it), named here so

@@ -21,9 +21,9 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

@@ -16,8 +16,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 //go:embed default.toml
