@@ -84,7 +84,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		}
 		// Registered before Close, so it runs after the worker is gone.
 		defer scratch.finish(o.Stderr, o.KeepHome)
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir)
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir, o.Stderr)
 		if err != nil {
 			return -1, err
 		}

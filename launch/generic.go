@@ -78,7 +78,7 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 // openSession freezes the policy and opens a session for the workspace;
 // the session records the agent, the lite-sandbox binary and the agent's
 // private temp dir for its shims.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string) (*Session, error) {
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string, warn io.Writer) (*Session, error) {
 	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
@@ -96,6 +96,10 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		Meta: contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent,
 			Exe: exe, AgentTmp: agentTmp},
 		Judge: func(dir, token string) (Judge, error) { return shims.NewJudge(dir, token) },
+		// The agent starts while the worker does (launch ≤ +50 ms).
+		Background: func(err error) {
+			fmt.Fprintf(warn, "lite-sandbox: the session's sandbox did not start, so its commands are refused: %v\n", err)
+		},
 	}
 	if p.Sandbox.Network == policy.NetworkAllow {
 		if o.Egress, err = SessionEgress(p, workspace); err != nil {

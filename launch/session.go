@@ -68,6 +68,14 @@ type Options struct {
 	WorkerEnv []string
 	// StartTimeout bounds the wait for the worker to answer; default 10s.
 	StartTimeout time.Duration
+	// Background, when set, makes Open return once the worker is started,
+	// without waiting for its answer: the launcher starts the agent (and
+	// its ring) meanwhile, which the worker's own start would otherwise
+	// delay (docs/performance.md, "launch"). A command that arrives first
+	// waits in the listening socket's queue. A worker that then fails to
+	// answer makes the session give up (its commands fail closed) and
+	// calls Background with the error.
+	Background func(err error)
 	// Egress, when set (network = "allow"), starts the session's proxy
 	// on a socket in the session directory; the socket is bound into the
 	// worker's sandbox and the worker's __confine bridges to it. stop

@@ -79,6 +79,15 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 	if err := <-started; err != nil {
 		return nil, &StartError{Err: err, Log: s.logTail()}
 	}
+	if o.Background != nil {
+		go func() {
+			if err := s.waitReady(context.WithoutCancel(ctx)); err != nil {
+				s.giveUp(err)
+				o.Background(err)
+			}
+		}()
+		return s, nil
+	}
 	if err := s.waitReady(ctx); err != nil {
 		s.Close() // stops the supervisor too; the deferred cleanup repeats harmlessly
 		return nil, err
