@@ -12,23 +12,22 @@ import (
 	"testing"
 )
 
-func TestParseArgs(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "build.sh")
-	if err := os.WriteFile(script, []byte("echo hi\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name   string // argv[0]; "" is bash
-		args   []string
-		form   Form
-		cmd    string
-		file   string
-		login  bool
-		opts   []string
-		params []string
-		bad    bool
-	}{
+// parseCase is one argv of TestParseArgs and what it parses to.
+type parseCase struct {
+	name   string // argv[0]; "" is bash
+	args   []string
+	form   Form
+	cmd    string
+	file   string
+	login  bool
+	opts   []string
+	params []string
+	bad    bool
+}
+
+// parseCases are TestParseArgs's table; script is an executable file.
+func parseCases(script string) []parseCase {
+	return []parseCase{
 		// Today's forms.
 		{args: []string{"-c", "echo hi"}, cmd: "echo hi"},
 		{args: []string{"-lc", "echo hi"}, cmd: "echo hi", login: true},
@@ -79,7 +78,16 @@ func TestParseArgs(t *testing.T) {
 		{args: []string{"-e", "--version"}, bad: true},
 		{name: "sh", args: []string{"-e -u", script}, bad: true},
 		{args: []string{"--posix", "-c", "x"}, bad: true},
-	} {
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "build.sh")
+	if err := os.WriteFile(script, []byte("echo hi\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range parseCases(script) {
 		name := tc.name
 		if name == "" {
 			name = "bash"

@@ -120,19 +120,6 @@ func bash() string {
 	return "/bin/bash"
 }
 
-// shellArgv is the argv that runs an invocation's script with the real
-// bash. Profile and rc files are never read: they live in the user's
-// home, which the sandbox hides, and they would run code the validator
-// never saw.
-//
-//lint:ignore U1000 unused; left for the per-command rewrite (#18) to delete with its file (#19)
-func shellArgv(inv Invocation) []string {
-	return append([]string{bash(), "--noprofile", "--norc", "-c", inv.Command}, inv.Params...)
-}
-
-// RunShell is [Shim.RunShellAs] for a bash-like name.
-func (s *Shim) RunShell(args []string) error { return s.RunShellAs("bash", args) }
-
 // RunArgv is `lite-sandbox run -- CMD ARGS...`: judge the argv, then run
 // it in the sandbox, starting in the working directory when it lies in
 // the workspace, else in the workspace.
