@@ -6,6 +6,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -58,6 +59,12 @@ type CwdReporter interface {
 	// nothing else in the script gets), or to nowhere when fd < 0; ok is
 	// false when script is not exactly the wrapper's shape.
 	CwdFile(script string) (file string, rewrite func(fd int) string, ok bool)
+	// OpenCwdFile opens the cwd file on the agent's side for the shim,
+	// refusing one the agent would not write (another name, another
+	// directory, a link): sessionTmp is the session's private temp dir
+	// for the agent ("" outside a session), getenv the command's
+	// environment.
+	OpenCwdFile(name, sessionTmp string, getenv func(string) string) (*os.File, error)
 }
 
 // Checker judges a command string with the session's frozen policy.

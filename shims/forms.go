@@ -95,19 +95,19 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return s.outside()
 	}
-	if file, rewrite, ok := registry.CwdFile(s.agent, inv.Command); ok {
-		// Claude's cwd file is opened here, on the agent's side, and
-		// the command gets only a descriptor (claudecwd.go). A file it
-		// refuses is not written at all: the command still runs, and
-		// Claude's `cd` does not carry over.
-		f, err := openCwdFile(file, s.agentTmp())
+	if cwd, ok := registry.CwdFile(s.agent, inv.Command); ok {
+		// The agent's cwd file (Claude's) is opened here, on the agent's
+		// side, by its adapter, and the command gets only a descriptor
+		// (agents/claude/cwdfile.go). A file it refuses is not written at
+		// all: the command still runs, and the `cd` does not carry over.
+		f, err := cwd.Open(s.sessionTmp, s.env)
 		if err != nil {
 			fmt.Fprintf(s.stderr, "lite-sandbox: warning: not writing %v; a cd will not carry over to the next command\n", err)
-			script = rewrite(-1)
+			script = cwd.Rewrite(-1)
 		} else {
 			defer f.Close()
 			s.extra = append(s.extra, f)
-			script = rewrite(cwdFD + len(s.extra) - 1)
+			script = cwd.Rewrite(cwdFD + len(s.extra) - 1)
 		}
 	}
 	argv := append(base, "-c")
@@ -204,17 +204,9 @@ func (s *Shim) outside() error {
 	return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("lite-sandbox: the working directory %s is outside the workspace %s; cd into the workspace first", s.Cwd, s.Workspace)}
 }
 
-// agentTmp is the directory Claude's cwd file must be in: the session's
-// agent temp dir, else CLAUDE_CODE_TMPDIR, else the temp dir.
-func (s *Shim) agentTmp() string {
-	if s.sessionTmp != "" {
-		return s.sessionTmp
-	}
-	if d := s.env("CLAUDE_CODE_TMPDIR"); d != "" {
-		return d
-	}
-	return os.TempDir()
-}
+// cwdFD is the descriptor a sandboxed wrapper writes its final
+// directory to: the first extra file of the worker request.
+const cwdFD = 3
 
 func (s *Shim) env(k string) string {
 	if s.getenv != nil {

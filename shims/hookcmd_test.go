@@ -56,37 +56,6 @@ func TestHookCommand(t *testing.T) {
 	}
 }
 
-func TestOpenCwdFile(t *testing.T) {
-	dir := t.TempDir()
-	other := t.TempDir()
-	f, err := openCwdFile(dir+"/claude-1a2b-cwd", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	for _, bad := range []string{other + "/claude-1a2b-cwd", dir + "/notclaude", "claude-1a2b-cwd", dir + "/sub/claude-x-cwd"} {
-		if f, err := openCwdFile(bad, dir); err == nil {
-			f.Close()
-			t.Errorf("%s opened", bad)
-		}
-	}
-}
-
-func TestOpenCwdFileLink(t *testing.T) {
-	dir := t.TempDir()
-	target := t.TempDir() + "/target"
-	if err := symlink(target, dir+"/claude-link-cwd"); err != nil {
-		t.Fatal(err)
-	}
-	if f, err := openCwdFile(dir+"/claude-link-cwd", dir); err == nil {
-		f.Close()
-		t.Fatal("a link was followed")
-	}
-	if exists(target) {
-		t.Fatal("the link's target was created")
-	}
-}
-
 // TestHookCommandOfAdapters: the commands our adapters install are
 // recognised, also with a quote in the binary's path.
 func TestHookCommandOfAdapters(t *testing.T) {

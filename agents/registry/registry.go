@@ -9,6 +9,7 @@ package registry
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
@@ -83,20 +84,31 @@ func Unwrap(agent, script string) (cmd string, ok bool) {
 	return "", false
 }
 
-// CwdFile returns the cwd file of the named agent's wrapper around
-// script and how to rewrite the script to write to a descriptor
-// instead ([agents.CwdReporter]); agent "" tries every known wrapper,
-// as [Unwrap] does.
-func CwdFile(agent, script string) (file string, rewrite func(fd int) string, ok bool) {
+// Cwd is the cwd file an agent's wrapper writes, found in a script.
+type Cwd struct {
+	// File is the file as the wrapper names it.
+	File string
+	// Rewrite returns the script writing the directory to descriptor
+	// fd instead (nowhere when fd < 0).
+	Rewrite func(fd int) string
+	// Open opens File on the agent's side, or refuses it.
+	Open func(sessionTmp string, getenv func(string) string) (*os.File, error)
+}
+
+// CwdFile finds the cwd file of the session's agent (any agent when
+// agent is "") in script.
+func CwdFile(agent, script string) (Cwd, bool) {
 	for _, a := range all {
 		if agent != "" && a.Name() != agent {
 			continue
 		}
 		if c, isC := a.(agents.CwdReporter); isC {
 			if file, rewrite, ok := c.CwdFile(script); ok {
-				return file, rewrite, true
+				return Cwd{File: file, Rewrite: rewrite, Open: func(tmp string, getenv func(string) string) (*os.File, error) {
+					return c.OpenCwdFile(file, tmp, getenv)
+				}}, true
 			}
 		}
 	}
-	return "", nil, false
+	return Cwd{}, false
 }

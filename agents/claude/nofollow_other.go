@@ -3,7 +3,7 @@
 
 //go:build !unix
 
-package shims
+package claude
 
 // openNoFollow: no such flag here (no sessions either); the file is
 // still checked to be regular after opening.

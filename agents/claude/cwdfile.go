@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package shims
+package claude
 
 import (
 	"errors"
@@ -11,14 +11,24 @@ import (
 	"strings"
 )
 
-// cwdFD is the descriptor the sandboxed wrapper writes its final
-// directory to: the first extra file of the worker request.
-const cwdFD = 3
-
 // errCwdFile marks a cwd file the shim refuses to open.
 //
 //lint:ignore ST1005 the message starts with a name (Claude), capitalised as names are
 var errCwdFile = errors.New("Claude's cwd file")
+
+// OpenCwdFile implements [agents.CwdReporter]: the cwd file must lie in
+// Claude's temp dir (the session's private one, else
+// CLAUDE_CODE_TMPDIR, else the system's).
+func (Agent) OpenCwdFile(name, sessionTmp string, getenv func(string) string) (*os.File, error) {
+	tmp := sessionTmp
+	if tmp == "" {
+		tmp = getenv("CLAUDE_CODE_TMPDIR")
+	}
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	return openCwdFile(name, tmp)
+}
 
 // openCwdFile opens Claude's cwd file on the shim's side, where Claude
 // reads it back, so that no directory is shared read-write between the

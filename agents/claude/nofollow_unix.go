@@ -3,7 +3,7 @@
 
 //go:build unix
 
-package shims
+package claude
 
 import "syscall"
 
