@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -46,7 +46,7 @@ func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session
 	o := f.options(t)
 	o.Spec.Network = policy.NetworkAllow
 	o.Egress = eg
-	o.WorkerArgs = append([]string{sandbox.ConfineCommand, "--", o.Exe}, o.WorkerArgs...)
+	o.WorkerArgs = append([]string{confine.Command, "--", o.Exe}, o.WorkerArgs...)
 	t.Setenv("LITE_SANDBOX_NO_AUDIT", "1")
 	s, err := launch.Open(context.Background(), o)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
@@ -237,7 +238,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// The worker confines itself before serving (Landlock scopes,
 		// seccomp; escape classes 19, 21, 24), through the same entry
 		// point as a per-command sandbox; every command inherits it.
-		args = []string{sandbox.ConfineCommand, "--", wexe, WorkerCommand}
+		args = []string{confine.Command, "--", wexe, WorkerCommand}
 	}
 	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
 	if err != nil {

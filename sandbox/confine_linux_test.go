@@ -18,6 +18,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -135,7 +136,7 @@ func TestNetworkConfinement(t *testing.T) {
 
 // networkAbstractSocket is TestNetworkConfinement/abstract unix socket of the host.
 func networkAbstractSocket(t *testing.T, b sandbox.Backend, py, script string, open, off sandbox.Spec) {
-	if k := sandbox.ProbeConfinement(); !k.Scoped {
+	if k := confine.Probe(); !k.Scoped {
 		t.Skipf("no Landlock scopes on this kernel: %s", k.LandlockWhy)
 	}
 	name := "@lite-sandbox-test-" + randomName(t)

@@ -9,7 +9,7 @@
 //	spec, err := sandbox.NewSpec(grants, workspace, home, cwd) // policy.Policy.SandboxSpec
 //	backend, detectErr := sandbox.Detect()
 //	status, err := sandbox.Resolve(mode, backend, detectErr, workspace, home)
-//	p, err := sandbox.Prepare(backend, spec, sandbox.ConfineArgv(exe, argv))
+//	p, err := sandbox.Prepare(backend, spec, confine.Argv(exe, argv))
 //	// run p.Path with p.Args, wait, then:
 //	p.Done()
 //
@@ -17,7 +17,7 @@
 // worktree's git directories, the core.hooksPath target), lays out the
 // mounts, and holds a shared lock on the workspace so that the last
 // sandbox to finish removes the placeholders of protected paths that did
-// not exist. Inside the sandbox `lite-sandbox __confine` ([ConfineExec])
+// not exist. Inside the sandbox `lite-sandbox __confine` ([confine.Exec])
 // adds what bwrap cannot express (a Landlock scope, a seccomp filter with
 // argument checks) and executes the command.
 //

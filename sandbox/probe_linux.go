@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"golang.org/x/sys/unix"
 )
 
@@ -85,19 +86,9 @@ func probeUserNS() string {
 	return state + " (" + strings.Join(notes, "; ") + ")"
 }
 
-// landlockVersion asks the kernel for its Landlock ABI version: the one
-// Landlock probe, for doctor's kernel report and for the confinement.
-func landlockVersion() (int, unix.Errno) {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(v), 0
-}
-
 // probeLandlock describes the kernel's Landlock support.
 func probeLandlock() (int, string) {
-	v, errno := landlockVersion()
+	v, errno := confine.LandlockVersion()
 	if errno != 0 {
 		if errno == unix.ENOSYS || errno == unix.EOPNOTSUPP {
 			return 0, "unavailable: not supported by kernel or not enabled at boot time"

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -20,8 +21,8 @@ import (
 // the shim and the session worker do: bwrap, then `__confine`, then the
 // command.
 func TestMain(m *testing.M) {
-	if len(os.Args) >= 3 && os.Args[1] == sandbox.ConfineCommand && os.Args[2] == "--" {
-		code, err := sandbox.ConfineExec(os.Args[3:], os.Environ())
+	if len(os.Args) >= 3 && os.Args[1] == confine.Command && os.Args[2] == "--" {
+		code, err := confine.Exec(os.Args[3:], os.Environ())
 		os.Stderr.WriteString("confine: " + err.Error() + "\n")
 		os.Exit(code)
 	}
@@ -50,7 +51,7 @@ func runConfined(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, scr
 	}
 	s.Read = append(s.Read, exe)
 	argv := append([]string{"/bin/sh", "-c", script, "sh"}, args...)
-	p, err := sandbox.Prepare(b, s, sandbox.ConfineArgv(exe, argv))
+	p, err := sandbox.Prepare(b, s, confine.Argv(exe, argv))
 	if err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 )
 
 // PrepareRing returns the bwrap command line that starts argv (the agent)
@@ -77,7 +79,7 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	}
 	// Inside, the confine step (no_new_privs, Landlock scopes, the
 	// seccomp filter) runs before the agent, as for every command.
-	args := append([]string{b.Path}, RingBwrapArgs(mounts, ConfineArgv(r.Exe, argv))...)
+	args := append([]string{b.Path}, RingBwrapArgs(mounts, confine.Argv(r.Exe, argv))...)
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
 	p.release = func() {
 		for _, l := range locks {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -33,14 +33,14 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 		err := worker.ServeFD(3)
 		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox, true
-	case len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--":
+	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--":
 		// network = "allow": the bridge to the proxy starts first.
 		env, err := startBridge(os.Environ())
 		if err != nil {
 			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
 			return exit.Sandbox, true
 		}
-		code, err := sandbox.ConfineExec(args[3:], env)
+		code, err := confine.Exec(args[3:], env)
 		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return code, true
 	case len(args) == 3 && args[1] == egress.BridgeCommand:

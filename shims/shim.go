@@ -22,6 +22,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
@@ -198,7 +199,7 @@ func (s *Shim) Exec(argv []string) error {
 		spec.Read = append(spec.Read, sock)
 		env = append(env, egress.EnvSocket+"="+sock)
 	}
-	prep, err := sandbox.Prepare(b, spec, sandbox.ConfineArgv(exe, argv))
+	prep, err := sandbox.Prepare(b, spec, confine.Argv(exe, argv))
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
@@ -42,8 +42,8 @@ func run(args []string, t0 time.Time) int {
 		err := worker.ServeFD(3)
 		fmt.Fprintf(os.Stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox
-	case len(args) >= 3 && args[1] == sandbox.ConfineCommand && args[2] == "--" && os.Getenv(envEgressSocket) == "":
-		code, err := sandbox.ConfineExec(args[3:], os.Environ())
+	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--" && os.Getenv(envEgressSocket) == "":
+		code, err := confine.Exec(args[3:], os.Environ())
 		fmt.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
 	case len(args) > 0 && forward.IsShimName(args[0]):

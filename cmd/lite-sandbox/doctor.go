@@ -11,6 +11,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
@@ -36,7 +37,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	}
 	// What each sandboxed command gets on top of bwrap's namespaces;
 	// its landlock line replaces the kernel's (it says the ABI too).
-	conf := sandbox.ProbeConfinement().Lines()
+	conf := confine.Probe().Lines()
 	for _, l := range sandbox.ProbeKernel().Lines() {
 		if strings.HasPrefix(l, "landlock: ") {
 			l = conf[1]
@@ -63,7 +64,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		return nil
 	}
 	fmt.Fprintf(w, "sandbox: %s\n", st)
-	for _, l := range launch.RingLines(sandbox.ProbeConfinement().Scoped, st.Sandboxed()) {
+	for _, l := range launch.RingLines(confine.Probe().Scoped, st.Sandboxed()) {
 		fmt.Fprintln(w, l)
 	}
 	return nil

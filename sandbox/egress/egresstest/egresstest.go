@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
 
@@ -39,14 +39,14 @@ import (
 // only when os.Args is neither.
 func Dispatch() {
 	a := os.Args
-	if len(a) >= 3 && a[1] == sandbox.ConfineCommand && a[2] == "--" {
+	if len(a) >= 3 && a[1] == confine.Command && a[2] == "--" {
 		exe, _ := os.Executable()
 		env, err := egress.StartBridge(exe, os.Environ())
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "confine:", err)
 			os.Exit(exit.Sandbox)
 		}
-		code, err := sandbox.ConfineExec(a[3:], env)
+		code, err := confine.Exec(a[3:], env)
 		fmt.Fprintln(os.Stderr, "confine:", err)
 		os.Exit(code)
 	}

@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package confine
 
 import (
 	"errors"
@@ -155,9 +155,9 @@ func confine() (Confinement, error) {
 	return c, nil
 }
 
-// ProbeConfinement says what [ConfineExec] would apply here, without
+// Probe says what [Exec] would apply here, without
 // applying anything.
-func ProbeConfinement() Confinement {
+func Probe() Confinement {
 	c := Confinement{}
 	c.LandlockABI, c.LandlockWhy = landlockABI()
 	switch {
@@ -179,19 +179,19 @@ func ProbeConfinement() Confinement {
 }
 
 func landlockABI() (int, string) {
-	v, errno := landlockVersion()
+	v, errno := LandlockVersion()
 	if errno != 0 {
 		return 0, "Landlock unavailable: " + errno.Error()
 	}
 	return v, ""
 }
 
-// ConfineExec is `lite-sandbox __confine -- PROGRAM ARGS...`: it applies
+// Exec is `lite-sandbox __confine -- PROGRAM ARGS...`: it applies
 // confine and replaces the process with the program, looked up in
 // $PATH like a shell would. It returns only on error, with the status a
 // shell would use (126 or 127 for a program that cannot run, 71 when the
 // confinement cannot be applied: fail closed).
-func ConfineExec(argv []string, env []string) (int, error) {
+func Exec(argv []string, env []string) (int, error) {
 	if len(argv) == 0 {
 		return exit.Usage, errors.New("confine: no program")
 	}
@@ -212,4 +212,14 @@ func ConfineExec(argv []string, env []string) (int, error) {
 		return exit.NotFound, fmt.Errorf("%s: %w", argv[0], err)
 	}
 	return exit.NotExecutable, fmt.Errorf("%s: %w", argv[0], err)
+}
+
+// LandlockVersion asks the kernel for its Landlock ABI version: the one
+// Landlock probe, for doctor's kernel report and for the confinement.
+func LandlockVersion() (int, unix.Errno) {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(v), 0
 }

@@ -3,7 +3,7 @@
 
 //go:build !linux
 
-package sandbox
+package confine
 
 import (
 	"errors"
@@ -12,13 +12,13 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
-// ProbeConfinement reports that nothing of the Linux confinement applies.
-func ProbeConfinement() Confinement {
+// Probe reports that nothing of the Linux confinement applies.
+func Probe() Confinement {
 	na := "not applicable on " + runtime.GOOS
 	return Confinement{SeccompWhy: na, LandlockWhy: na}
 }
 
-// ConfineExec is Linux-only.
-func ConfineExec(argv []string, env []string) (int, error) {
+// Exec is Linux-only.
+func Exec(argv []string, env []string) (int, error) {
 	return exit.Sandbox, errors.New("confine: not supported on " + runtime.GOOS)
 }

@@ -1,14 +1,20 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+// Package confine is the in-sandbox confinement step, `__confine`:
+// no_new_privs, the Landlock scopes and the seccomp filter a command (and
+// the agent ring) gets on top of bwrap's namespaces, applied from inside
+// before the program is executed; and its probe, for doctor. It imports
+// nothing of lite-sandbox's but internal/, so that the shim binary links
+// it without the sandbox's builders.
+package confine
 
 import (
 	"strconv"
 	"strings"
 )
 
-// ConfineCommand is the hidden subcommand of the lite-sandbox binary that
+// Command is the hidden subcommand of the lite-sandbox binary that
 // runs inside the sandbox, confines itself further and then executes the
 // command: `lite-sandbox __confine -- PROGRAM ARGS...`. bwrap cannot
 // express what it applies (a Landlock scope, a seccomp filter with
@@ -22,11 +28,11 @@ import (
 // to TIOCSTI (CVE-2019-10063); the latter restricts every thread through
 // libcap's psx, a dependency we do not need when one locked thread
 // restricts itself and execs at once.
-const ConfineCommand = "__confine"
+const Command = "__confine"
 
-// ConfineArgv returns the argv that runs argv through exe's confinement.
-func ConfineArgv(exe string, argv []string) []string {
-	return append([]string{exe, ConfineCommand, "--"}, argv...)
+// Argv returns the argv that runs argv through exe's confinement.
+func Argv(exe string, argv []string) []string {
+	return append([]string{exe, Command, "--"}, argv...)
 }
 
 // seccompBlocked names what the seccomp filter stops, for doctor.
@@ -35,7 +41,7 @@ var seccompBlocked = []string{
 	"process_vm_readv/writev", "io_uring", "keyctl",
 }
 
-// Confinement says what [ConfineExec] applies (or would apply) on this
+// Confinement says what [Exec] applies (or would apply) on this
 // kernel, for doctor.
 type Confinement struct {
 	// Seccomp is true when the filter is installed.
