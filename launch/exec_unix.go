@@ -19,11 +19,12 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/term"
 )
 
 // killDelay is how long Exec waits after SIGTERM, when ctx ends, before
 // it kills the program.
-const killDelay = 5 * time.Second
+const killDelay = term.KillDelay
 
 // Exec runs argv (the agent) outside the sandbox, with [agentEnv] of the
 // current environment, and returns its exit status: its exit code, or
@@ -58,13 +59,13 @@ func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 		if err != nil {
 			return exit.NotExecutable, err
 		}
-		prog, err := newProgram(argv, env)
+		prog, err := term.Program(argv, env)
 		if err != nil {
 			return exit.NotFound, fmt.Errorf("launch exec: %w", err)
 		}
-		argv = append([]string{exe, PTYLeaderCommand, ptyLeaderRing, ptyLeaderPlain, "--", prog.Path}, argv[1:]...)
+		argv = term.PlainLeaderArgv(exe, prog.Path, argv[1:])
 	}
-	cmd, err := newProgram(argv, env)
+	cmd, err := term.Program(argv, env)
 	if err != nil {
 		return exit.NotFound, fmt.Errorf("launch exec: %w", err)
 	}
@@ -74,7 +75,7 @@ func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	switch {
 	case inRing(ctx):
 		attr = &syscall.SysProcAttr{Setsid: true}
-		dieWithParent(attr)
+		term.DieWithParent(attr)
 		tty = -1
 	case tty >= 0:
 		attr.Foreground = true
@@ -95,21 +96,7 @@ func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	if err := waitProgram(ctx, cmd, sigc, nil); err != nil {
 		return -1, fmt.Errorf("launch exec: %w", err)
 	}
-	return exitStatus(cmd.ProcessState), nil
-}
-
-// newProgram is the command that starts argv with env; a program that
-// cannot be found is an error (status 127 for the caller).
-func newProgram(argv, env []string) (*exec.Cmd, error) {
-	if len(argv) == 0 || argv[0] == "" {
-		return nil, errors.New("no program given")
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if cmd.Err != nil {
-		return nil, cmd.Err
-	}
-	cmd.Env = env
-	return cmd, nil
+	return term.ExitStatus(cmd.ProcessState), nil
 }
 
 // waitProgram waits for the started cmd. The signals on sigc are
@@ -146,14 +133,6 @@ func waitProgram(ctx context.Context, cmd *exec.Cmd, sigc <-chan os.Signal, resi
 			return nil
 		}
 	}
-}
-
-// exitStatus maps how a process ended to a shell's exit status.
-func exitStatus(ps *os.ProcessState) int {
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return exit.Signaled(int(ws.Signal()))
-	}
-	return ps.ExitCode()
 }
 
 // foregroundTTY returns stdin's descriptor if it is a terminal whose

@@ -19,6 +19,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -55,9 +56,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if code, ok := shims.Dispatch(args, stderr); ok {
 		return code
 	}
-	// The leader of an agent's pty session (launch.RunPTY).
-	if len(args) >= 2 && args[1] == launch.PTYLeaderCommand {
-		return launch.ServePTYLeader(args[2:], stderr)
+	// The leader of an agent's pty session (term.Run) and of its ring.
+	if len(args) >= 2 && args[1] == term.LeaderCommand {
+		return term.ServeLeader(args[2:], stderr)
 	}
 	var cli CLI
 	parser, err := kong.New(&cli,

@@ -3,7 +3,7 @@
 
 //go:build linux && !(mips || mipsle || mips64 || mips64le)
 
-package launch
+package term
 
 // sigsetSize is the kernel's sigset_t size (_NSIG/8) for rt_sigaction.
 const sigsetSize = 8

@@ -3,12 +3,12 @@
 
 //go:build !linux
 
-package launch
+package term
 
 import "syscall"
 
-// dieWithParent, becomeSubreaper and reapAll serve the agent ring, which
+// DieWithParent, becomeSubreaper and reapAll serve the agent ring, which
 // is Linux only.
-func dieWithParent(*syscall.SysProcAttr) {}
+func DieWithParent(*syscall.SysProcAttr) {}
 func becomeSubreaper()                   {}
 func reapAll()                           {}

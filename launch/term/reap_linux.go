@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package launch
+package term
 
 import (
 	"syscall"
@@ -9,11 +9,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dieWithParent makes the process attr starts get SIGKILL when its
+// DieWithParent makes the process attr starts get SIGKILL when its
 // parent dies: a launcher killed with SIGKILL takes the pty leader, the
 // leader takes bwrap, and bwrap's --die-with-parent its PID namespace,
 // so no process of the ring outlives the session (escape class 41).
-func dieWithParent(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
+func DieWithParent(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
 
 // becomeSubreaper makes the caller the reaper of its orphaned
 // descendants: the ring's init (bwrap's PID 1) is re-parented to the

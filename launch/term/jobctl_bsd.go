@@ -3,7 +3,7 @@
 
 //go:build darwin || freebsd || netbsd || openbsd || dragonfly
 
-package launch
+package term
 
 import "golang.org/x/sys/unix"
 

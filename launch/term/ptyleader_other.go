@@ -3,7 +3,7 @@
 
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package launch
+package term
 
 import (
 	"fmt"
@@ -12,11 +12,11 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
-// PTYLeaderCommand leads an agent's pty session where ptys exist.
-const PTYLeaderCommand = "__pty"
+// LeaderCommand leads an agent's pty session where ptys exist.
+const LeaderCommand = "__pty"
 
-// ServePTYLeader is unsupported here: there is no pty.
-func ServePTYLeader(args []string, stderr io.Writer) int {
+// ServeLeader is unsupported here: there is no pty.
+func ServeLeader(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "lite-sandbox: launch: no pty support on this system")
 	return exit.NotExecutable
 }

@@ -3,7 +3,7 @@
 
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package launch
+package term
 
 import (
 	"bytes"
@@ -22,6 +22,10 @@ import (
 // a while after the suspend key went by (the agent stops itself when it
 // reads it, or its pty's line discipline stops it), slowly otherwise (a
 // SIGSTOP from elsewhere).
+// KillDelay is how long the agent has after SIGTERM, when the session
+// ends, before it is killed.
+const KillDelay = 5 * time.Second
+
 const (
 	stopPollFast   = 20 * time.Millisecond
 	stopPollWindow = 3 * time.Second
@@ -53,7 +57,8 @@ type ptyJob struct {
 	ending    bool          // a terminating signal came while suspended
 	// restoreTSTP puts the runtime's SIGTSTP handler back after a stop.
 	restoreTSTP func()
-	lastGroup   int // the agent's process group, last seen
+	lastGroup   int  // the agent's process group, last seen
+	ring        bool // the program is the agent ring
 }
 
 // foreground reports whether the launcher's process group is the
@@ -271,11 +276,11 @@ func (j *ptyJob) supervise(ctx context.Context, sigc chan os.Signal) error {
 			ctxDone = nil
 			j.leader.Process.Signal(unix.SIGTERM)
 			j.signalAgent(unix.SIGCONT)
-			kill = time.After(killDelay)
+			kill = time.After(KillDelay)
 		case <-kill:
 			j.leader.Process.Kill()
 		case err := <-waitc:
-			if inRing(ctx) && j.lastGroup > 0 {
+			if j.ring && j.lastGroup > 0 {
 				// The leader kills what is left of the ring's group; if
 				// the leader itself was killed, the launcher does.
 				unix.Kill(-j.lastGroup, unix.SIGKILL)

@@ -3,7 +3,7 @@
 
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package launch
+package term
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
-// PTYLeaderCommand is the hidden subcommand of the lite-sandbox binary
+// LeaderCommand is the hidden subcommand of the lite-sandbox binary
 // that leads the agent's pty session: `lite-sandbox __pty -- ARGV...`.
 //
 // Why a process of its own: a process group whose members have no parent
@@ -31,20 +31,20 @@ import (
 // sits between: it owns the session and the pty, and starts the agent (or
 // bwrap around it) in a process group of its own in the pty's foreground,
 // which then has a parent in the same session: its stops are real.
-const PTYLeaderCommand = "__pty"
+const LeaderCommand = "__pty"
 
-// ptyLeaderRing is the leader's flag for a program that is the agent
+// leaderRing is the leader's flag for a program that is the agent
 // ring (bwrap around the agent).
-const ptyLeaderRing = "--ring"
+const leaderRing = "--ring"
 
-// ptyLeaderPlain is the leader's flag for a ring started without a pty:
+// leaderPlain is the leader's flag for a ring started without a pty:
 // the leader then leads a session without a controlling terminal (the
 // launcher's setsid), so that nothing in the ring can open the user's
 // terminal and push keystrokes into it (/dev/tty, TIOCSTI: escape class
 // 42), and the program runs in a process group of its own.
-const ptyLeaderPlain = "--plain"
+const leaderPlain = "--plain"
 
-// ServePTYLeader is [PTYLeaderCommand]: args are [--ring] -- ARGV; stdin
+// ServeLeader is [LeaderCommand]: args are [--ring] -- ARGV; stdin
 // is the pty (already the controlling terminal, by the launcher's setsid
 // and TIOCSCTTY). It runs argv in a new process group in the pty's
 // foreground, forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to it, and
@@ -60,21 +60,21 @@ const ptyLeaderPlain = "--plain"
 // only once every process of it is gone ([reapAll]); with --plain
 // (only with --ring) there is no pty: the program gets a process group
 // of its own, not the terminal's foreground.
-func ServePTYLeader(args []string, stderr io.Writer) int {
-	ring := len(args) > 0 && args[0] == ptyLeaderRing
+func ServeLeader(args []string, stderr io.Writer) int {
+	ring := len(args) > 0 && args[0] == leaderRing
 	if ring {
 		args = args[1:]
 	}
-	plain := ring && len(args) > 0 && args[0] == ptyLeaderPlain
+	plain := ring && len(args) > 0 && args[0] == leaderPlain
 	if plain {
 		args = args[1:]
 	}
 	if len(args) < 2 || args[0] != "--" {
-		fmt.Fprintf(stderr, "lite-sandbox: launch: usage: %s [%s [%s]] -- PROGRAM [ARGS...]\n", PTYLeaderCommand, ptyLeaderRing, ptyLeaderPlain)
+		fmt.Fprintf(stderr, "lite-sandbox: launch: usage: %s [%s [%s]] -- PROGRAM [ARGS...]\n", LeaderCommand, leaderRing, leaderPlain)
 		return exit.Usage
 	}
 	argv := args[1:]
-	cmd, err := newProgram(argv, os.Environ())
+	cmd, err := Program(argv, os.Environ())
 	if err != nil {
 		fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)
 		return exit.NotFound
@@ -82,7 +82,7 @@ func ServePTYLeader(args []string, stderr io.Writer) int {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: !plain, Ctty: 0}
 	if ring {
-		dieWithParent(cmd.SysProcAttr)
+		DieWithParent(cmd.SysProcAttr)
 		becomeSubreaper()
 	}
 	sigc := make(chan os.Signal, 8)
@@ -116,7 +116,7 @@ func ServePTYLeader(args []string, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "lite-sandbox: launch: %v\n", err)
 				return exit.NotExecutable
 			}
-			return exitStatus(cmd.ProcessState)
+			return ExitStatus(cmd.ProcessState)
 		}
 	}
 }
