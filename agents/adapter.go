@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Agent is one agent's adapter: how `lite-sandbox launch NAME` finds the
@@ -43,9 +45,10 @@ type Hooker interface {
 // own around every command of the model (Claude Code). The shim of that
 // agent's sessions judges and explains the model's command inside it.
 type Unwrapper interface {
-	// Unwrap returns the model's command; ok is false when script is not
-	// exactly the wrapper's shape (the shim then judges all of it).
-	Unwrap(script string) (cmd string, ok bool)
+	// Unwrap returns the model's command; ok is false when script (f,
+	// parsed once by the shim, #19) is not exactly the wrapper's shape
+	// (the shim then judges all of it).
+	Unwrap(f *syntax.File, script string) (cmd string, ok bool)
 }
 
 // CwdReporter is implemented by agents whose wrapper ends by writing the
@@ -58,7 +61,7 @@ type CwdReporter interface {
 	// rewrites the script to write the directory to descriptor fd (which
 	// nothing else in the script gets), or to nowhere when fd < 0; ok is
 	// false when script is not exactly the wrapper's shape.
-	CwdFile(script string) (file string, rewrite func(fd int) string, ok bool)
+	CwdFile(f *syntax.File, script string) (file string, rewrite func(fd int) string, ok bool)
 	// OpenCwdFile opens the cwd file on the agent's side for the shim,
 	// refusing one the agent would not write (another name, another
 	// directory, a link): sessionTmp is the session's private temp dir

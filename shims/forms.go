@@ -18,7 +18,9 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // maxScript bounds the script text (a file or stdin) the validator
@@ -69,24 +71,36 @@ func (s *Shim) RunShellAs(argv0 string, args []string) error {
 
 // runCommand is -c CMD [ARG0 ARGS...].
 func (s *Shim) runCommand(inv Invocation, base []string) error {
+	// The command line is parsed once, and every step that looks at its
+	// shape reads that parse (#19): our own hook, a call of the shim
+	// itself (each inner line parsed once in its turn), the agent's
+	// wrapper and its cwd file, the validator.
+	line := s.parseLine(inv.Command)
 	if s.session != nil {
-		if name, ok := hookCommand(inv.Command, s.sessionExe); ok {
-			return s.runOwnHook(inv.Command, name)
+		if name, ok := hookCommand(line.file, line.text, s.sessionExe); ok {
+			return s.runOwnHook(line.text, name)
 		}
 		for range 4 { // a rewrite of a rewrite, at most a few deep
-			inner, ok := selfCall(inv.Command, contract.Shim(s.session.Dir))
+			inner, ok := selfCall(line.file, line.text, contract.Shim(s.session.Dir))
 			if !ok {
 				break
 			}
-			inv.Command = inner
+			line = s.parseLine(inner)
 		}
 	}
-	script, judged := inv.Command, inv.Command
-	if inner, ok := registry.Unwrap(s.agent, inv.Command); ok {
-		judged = inner
+	inv.Command = line.text
+	script := line.text
+	s.start, s.judged = time.Now(), line.text
+	var r validator.Result
+	var t validator.Traced
+	if inner, ok := registry.Unwrap(s.agent, line.file, line.text); ok {
+		// The model's command inside the wrapper is another text, judged
+		// (and so parsed) once.
+		s.judged = inner
+		r, t = s.validator.CheckTraced(inner)
+	} else {
+		r, t = s.validator.CheckTracedFile(line.text, line.file, line.err)
 	}
-	s.start, s.judged = time.Now(), judged
-	r, t := s.validator.CheckTraced(judged)
 	s.result, s.trace = r, &t
 	if r := s.result; !r.Allowed() {
 		s.audit("", -1)
@@ -95,7 +109,7 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return s.outside()
 	}
-	if cwd, ok := registry.CwdFile(s.agent, inv.Command); ok {
+	if cwd, ok := registry.CwdFile(s.agent, line.file, line.text); ok {
 		// The agent's cwd file (Claude's) is opened here, on the agent's
 		// side, by its adapter, and the command gets only a descriptor
 		// (agents/claude/cwdfile.go). A file it refuses is not written at
@@ -257,4 +271,20 @@ func (s *Shim) execveNotSelf(argv, env []string) error {
 		}
 	}
 	return execve(argv, env, s.Cwd)
+}
+
+// commandLine is one shell command line and its one parse.
+type commandLine struct {
+	text string
+	file *syntax.File // nil when it did not parse
+	err  error
+}
+
+// parseLine parses a command line as the validator does.
+func (s *Shim) parseLine(text string) commandLine {
+	f, err := s.validator.Parse(text)
+	if err != nil {
+		f = nil
+	}
+	return commandLine{text: text, file: f, err: err}
 }

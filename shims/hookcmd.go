@@ -17,12 +17,10 @@ import (
 // redirects, assignments, substitutions or other statements. It returns
 // NAME. Any other command, including any other hook, is not ours and
 // goes to the command sandbox like every command.
-func hookCommand(script, exe string) (name string, ok bool) {
-	if exe == "" || !strings.Contains(script, "hook") {
-		return "", false
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(script), "")
-	if err != nil || len(f.Stmts) != 1 {
+//
+// f is script parsed (nil when it did not parse).
+func hookCommand(f *syntax.File, script, exe string) (name string, ok bool) {
+	if exe == "" || f == nil || !strings.Contains(script, "hook") || len(f.Stmts) != 1 {
 		return "", false
 	}
 	st := f.Stmts[0]
@@ -147,12 +145,9 @@ func unescape(b *strings.Builder, s, only string) {
 // the shim's path does not exist in the command sandbox: the inner
 // command is what should run there. The validator judges the whole
 // command anyway (it unwraps `bash -c`); this only decides what runs.
-func selfCall(script, shim string) (inner string, ok bool) {
-	if shim == "" || !strings.Contains(script, "-c") {
-		return "", false
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(script), "")
-	if err != nil || len(f.Stmts) != 1 || !plainStmt(f.Stmts[0]) {
+// f is script parsed (nil when it did not parse).
+func selfCall(f *syntax.File, script, shim string) (inner string, ok bool) {
+	if shim == "" || f == nil || !strings.Contains(script, "-c") || len(f.Stmts) != 1 || !plainStmt(f.Stmts[0]) {
 		return "", false
 	}
 	w, ok := words(f.Stmts[0])

@@ -4,9 +4,11 @@
 package shims
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"
@@ -43,15 +45,15 @@ func TestHookCommand(t *testing.T) {
 		{"my-hook.sh", ""},
 		{"/opt/lite*/lite-sandbox hook codex", ""},
 	} {
-		name, ok := hookCommand(tc.script, exe)
+		name, ok := hookCommand(parsed(tc.script), tc.script, exe)
 		if ok != (tc.name != "") || name != tc.name {
 			t.Errorf("%s: got %q, %v; want %q", tc.script, name, ok, tc.name)
 		}
 	}
-	if _, ok := hookCommand("/a*b hook codex", "/a*b"); ok {
+	if _, ok := hookCommand(parsed("/a*b hook codex"), "/a*b hook codex", "/a*b"); ok {
 		t.Error("an unquoted glob matched")
 	}
-	if _, ok := hookCommand("'' hook codex", ""); ok {
+	if _, ok := hookCommand(parsed("'' hook codex"), "'' hook codex", ""); ok {
 		t.Error("an empty exe matched")
 	}
 }
@@ -65,10 +67,10 @@ func TestHookCommandOfAdapters(t *testing.T) {
 			"codex":  codex.HookCommand(exe),
 			"crush":  crush.HookCommand(exe),
 		} {
-			if got, ok := hookCommand(cmd, exe); !ok || got != name {
+			if got, ok := hookCommand(parsed(cmd), cmd, exe); !ok || got != name {
 				t.Errorf("%s: got %q, %v", cmd, got, ok)
 			}
-			if _, ok := hookCommand(cmd, exe+"x"); ok {
+			if _, ok := hookCommand(parsed(cmd), cmd, exe+"x"); ok {
 				t.Errorf("%s matched another binary", cmd)
 			}
 		}
@@ -89,9 +91,18 @@ func TestSelfCall(t *testing.T) {
 		{"'" + shim + "' -c \"$X\"", "", false},
 		{"'" + shim + "' -lc ls", "", false},
 	} {
-		inner, ok := selfCall(tc.script, shim)
+		inner, ok := selfCall(parsed(tc.script), tc.script, shim)
 		if ok != tc.ok || inner != tc.inner {
 			t.Errorf("selfCall(%q) = %q, %v; want %q, %v", tc.script, inner, ok, tc.inner, tc.ok)
 		}
 	}
+}
+
+// parsed is script parsed as the shim parses a command line, or nil.
+func parsed(script string) *syntax.File {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		return nil
+	}
+	return f
 }

@@ -27,7 +27,7 @@ import (
 // caller validates the whole string as it is (which still unwraps eval
 // recursively, so nothing escapes validation either way).
 func Unwrap(script string) (cmd string, ok bool) {
-	w, ok := parseWrapper(script)
+	w, ok := parseWrapper(nil, script)
 	if !ok {
 		return "", false
 	}
@@ -46,13 +46,19 @@ type Wrapper struct {
 	pwdFrom, pwdTo uint   // the `>| FILE` redirect
 }
 
-// parseWrapper is [Unwrap] with the wrapper's parts.
-func parseWrapper(script string) (w Wrapper, ok bool) {
+// parseWrapper is [Unwrap] with the wrapper's parts; f is script
+// parsed already (by the shim), or nil to parse it here.
+func parseWrapper(f *syntax.File, script string) (w Wrapper, ok bool) {
 	if !strings.Contains(script, "eval") || !strings.Contains(script, "pwd -P") {
 		return w, false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
-	if err != nil || len(f.Stmts) != 1 {
+	if f == nil {
+		var err error
+		if f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), ""); err != nil {
+			return w, false
+		}
+	}
+	if len(f.Stmts) != 1 {
 		return w, false
 	}
 	w.script = script
@@ -118,12 +124,18 @@ func parseWrapper(script string) (w Wrapper, ok bool) {
 	return w, true
 }
 
-// Unwrap is [Unwrap]: Claude's adapter is an [agents.Unwrapper].
-func (Agent) Unwrap(script string) (cmd string, ok bool) { return Unwrap(script) }
+// Unwrap implements [agents.Unwrapper] on the shim's parse of script.
+func (Agent) Unwrap(f *syntax.File, script string) (cmd string, ok bool) {
+	w, ok := parseWrapper(f, script)
+	if !ok {
+		return "", false
+	}
+	return w.Model, true
+}
 
 // CwdFile implements [agents.CwdReporter].
-func (Agent) CwdFile(script string) (string, func(fd int) string, bool) {
-	w, ok := parseWrapper(script)
+func (Agent) CwdFile(f *syntax.File, script string) (string, func(fd int) string, bool) {
+	w, ok := parseWrapper(f, script)
 	if !ok {
 		return "", nil, false
 	}

@@ -41,7 +41,7 @@ func TestUnwrap(t *testing.T) {
 func TestClaudeCwdRewrite(t *testing.T) {
 	t.Parallel()
 	script := "source /s/snap.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'cd sub' < /dev/null && pwd -P >| /tmp/d/claude-ab12-cwd"
-	w, ok := parseWrapper(script)
+	w, ok := parseWrapper(nil, script)
 	if !ok || w.Model != "cd sub" || w.CwdFile != "/tmp/d/claude-ab12-cwd" {
 		t.Fatalf("parse: %+v %v", w, ok)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"
 	"github.com/lite-sandbox/lite-sandbox/agents/crush"
 	"github.com/lite-sandbox/lite-sandbox/agents/pi"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // all lists the adapters, in the order doctor and the help text show them.
@@ -69,14 +70,15 @@ func HookNames() []string {
 // tried; an agent name of "" (a shim that lite-sandbox did not launch)
 // tries every known wrapper, as a shim set as SHELL by hand cannot tell
 // which agent runs it. ok is false when no wrapper matched: the caller
-// judges the whole script, which still unwraps eval recursively.
-func Unwrap(agent, script string) (cmd string, ok bool) {
+// judges the whole script, which still unwraps eval recursively. f is
+// script parsed once by the caller, or nil.
+func Unwrap(agent string, f *syntax.File, script string) (cmd string, ok bool) {
 	for _, a := range all {
 		if agent != "" && a.Name() != agent {
 			continue
 		}
 		if u, isU := a.(agents.Unwrapper); isU {
-			if cmd, ok := u.Unwrap(script); ok {
+			if cmd, ok := u.Unwrap(f, script); ok {
 				return cmd, true
 			}
 		}
@@ -96,14 +98,14 @@ type Cwd struct {
 }
 
 // CwdFile finds the cwd file of the session's agent (any agent when
-// agent is "") in script.
-func CwdFile(agent, script string) (Cwd, bool) {
+// agent is "") in script (f: script parsed, or nil).
+func CwdFile(agent string, f *syntax.File, script string) (Cwd, bool) {
 	for _, a := range all {
 		if agent != "" && a.Name() != agent {
 			continue
 		}
 		if c, isC := a.(agents.CwdReporter); isC {
-			if file, rewrite, ok := c.CwdFile(script); ok {
+			if file, rewrite, ok := c.CwdFile(f, script); ok {
 				return Cwd{File: file, Rewrite: rewrite, Open: func(tmp string, getenv func(string) string) (*os.File, error) {
 					return c.OpenCwdFile(file, tmp, getenv)
 				}}, true

@@ -57,12 +57,12 @@ func TestUnwrap(t *testing.T) {
 	t.Parallel()
 	const script = `shopt -u extglob 2>/dev/null || true && eval 'git status' < /dev/null && pwd -P >| /tmp/claude-1-cwd`
 	for _, agent := range []string{"claude", ""} {
-		if cmd, ok := Unwrap(agent, script); !ok || cmd != "git status" {
+		if cmd, ok := Unwrap(agent, nil, script); !ok || cmd != "git status" {
 			t.Errorf("Unwrap(%q) = %q, %v", agent, cmd, ok)
 		}
 	}
 	for _, agent := range []string{"codex", "exec"} {
-		if _, ok := Unwrap(agent, script); ok {
+		if _, ok := Unwrap(agent, nil, script); ok {
 			t.Errorf("Unwrap(%q) unwrapped Claude's wrapper", agent)
 		}
 	}

@@ -4,6 +4,8 @@
 package validator
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -72,6 +74,25 @@ func (v *Validator) CheckTraced(command string) (Result, Traced) {
 	res := v.check(command, t)
 	return res, Traced{Calls: t.calls, Writes: t.writes}
 }
+
+// CheckTracedFile is [Validator.CheckTraced] of a command line the caller
+// parsed already with [Validator.Parse] (f, or the parse's err): the
+// command is parsed once for every step that looks at it (#19).
+func (v *Validator) CheckTracedFile(command string, f *syntax.File, err error) (Result, Traced) {
+	t := &tracer{}
+	res := v.checkWith(t, func(c *checker, sc *scope) {
+		if strings.IndexByte(command, 0) >= 0 {
+			c.program(command, syntax.Pos{}, sc, stdin{}, false) // says why
+			return
+		}
+		c.programFile(command, f, err, syntax.Pos{}, sc, stdin{}, false)
+	})
+	return res, Traced{Calls: t.calls, Writes: t.writes}
+}
+
+// Parse parses a command line as the validator does (Bash, comments
+// kept), for callers that look at its shape before judging it.
+func (v *Validator) Parse(command string) (*syntax.File, error) { return v.parse(command) }
 
 // traceCall records a decoded simple command.
 func (c *checker) traceCall(argv []arg, sc *scope) {

@@ -248,6 +248,14 @@ func (v *Validator) Check(command string) (res Result) { return v.check(command,
 
 // check is Check, recording calls and writes in t when it is set.
 func (v *Validator) check(command string, t *tracer) (res Result) {
+	return v.checkWith(t, func(c *checker, sc *scope) {
+		c.program(command, syntax.Pos{}, sc, stdin{}, false)
+	})
+}
+
+// checkWith runs walk on a fresh checker and returns its result, a panic
+// turned into a denial.
+func (v *Validator) checkWith(t *tracer, walk func(c *checker, sc *scope)) (res Result) {
 	defer func() {
 		if e := recover(); e != nil {
 			res = Result{
@@ -261,7 +269,7 @@ func (v *Validator) check(command string, t *tracer) (res Result) {
 	c := newChecker(v)
 	c.trace = t
 	sc := c.initialScope()
-	c.program(command, syntax.Pos{}, &sc, stdin{}, false)
+	walk(c, &sc)
 	return c.result()
 }
 

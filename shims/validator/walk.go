@@ -125,6 +125,13 @@ func (c *checker) program(src string, at syntax.Pos, sc *scope, in stdin, nested
 		return
 	}
 	f, err := c.v.parse(src)
+	c.programFile(src, f, err, at, sc, in, nested)
+}
+
+// programFile is [checker.program] after the parse: f is src parsed (or
+// err), by the caller when it has the AST already (the shim parses each
+// command line once, #19).
+func (c *checker) programFile(src string, f *syntax.File, err error, at syntax.Pos, sc *scope, in stdin, nested bool) {
 	if err != nil {
 		where := "The command"
 		if nested {
