@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -177,7 +178,7 @@ func dryRun(o AgentOptions, info agents.Session) (int, error) {
 	if err := printPlan(o.Stdout, info, plan, env); err != nil || !info.Ring {
 		return 0, err
 	}
-	return 0, printRing(o.Stdout, ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0]})
+	return 0, ring.Print(o.Stdout, ring.Input{Agent: o.Agent, Info: info, Policy: o.Policy, Argv0: plan.Argv[0]})
 }
 
 // shimOnlyDir is the directory of a launch without a worker: only the

@@ -1,10 +1,15 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package launch
+// Package ring builds the agent ring of one launch (#8, #17): its spec
+// from the policy, the adapter's state and the host (what the agent
+// sees, writes and keeps), the scratch layers and what is left in them,
+// the kept data files, the agent's environment, and the restore of
+// code-carrying keys after it. The sandbox package turns the spec into
+// bwrap's argv; the launcher starts it (docs/ring.md).
+package ring
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,18 +29,18 @@ import (
 // the agent ring.
 const ringTmp = "tmp"
 
-// ringSupported says whether this platform starts the agent in a ring.
+// Supported says whether this platform starts the agent in a ring.
 // macOS has the profile builder only (never run here).
-const ringSupported = runtime.GOOS == "linux"
+const Supported = runtime.GOOS == "linux"
 
-// ringInput is what the launcher knows when it builds the ring.
-type ringInput struct {
-	agent  agents.Agent
-	info   agents.Session
-	policy *policy.Policy
-	argv0  string    // the agent's program
-	dryRun bool      // creates nothing
-	warn   io.Writer // where ringSpec says what it could not set up, or nil
+// Input is what the launcher knows when it builds the ring.
+type Input struct {
+	Agent  agents.Agent
+	Info   agents.Session
+	Policy *policy.Policy
+	Argv0  string    // the agent's program
+	DryRun bool      // creates nothing
+	Warn   io.Writer // where the spec says what it could not set up, or nil
 }
 
 // ringState is the session's directory of the state layers' scratch
@@ -68,9 +73,9 @@ func createState(st agents.State) {
 // data, credentials), the user's agent.write, the agent's private temp
 // dir, the shells and git of this host (bound to the shim binary) and
 // the session directory.
-func ringSpec(in ringInput) (sandbox.RingSpec, error) {
-	info := in.info
-	spec, err := in.policy.SandboxSpec(info.Workspace, info.Home, "")
+func ringSpec(in Input) (sandbox.RingSpec, error) {
+	info := in.Info
+	spec, err := in.Policy.SandboxSpec(info.Workspace, info.Home, "")
 	if err != nil {
 		return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
 	}
@@ -86,20 +91,20 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 		Hide:  []string{filepath.Dir(info.Dir)},
 		Shims: append(sandbox.HostShells(), sandbox.HostGits()...),
 	}
-	r.Read = append(r.Read, installRoots(in.argv0, info.Getenv)...)
+	r.Read = append(r.Read, installRoots(in.Argv0, info.Getenv)...)
 	if info.Home != "" && info.Home != "/" {
 		r.HomeScratch = filepath.Join(info.Dir, ringHome)
 	}
-	for _, g := range in.policy.Agent.Read {
+	for _, g := range in.Policy.Agent.Read {
 		p, err := expandTilde(g, info.Home)
 		if err != nil {
 			return sandbox.RingSpec{}, fmt.Errorf("launch: agent.read: %w", err)
 		}
 		r.Read = append(r.Read, p)
 	}
-	if so, ok := in.agent.(agents.StateOwner); ok {
+	if so, ok := in.Agent.(agents.StateOwner); ok {
 		st := so.State(info)
-		if !in.dryRun {
+		if !in.DryRun {
 			createState(st)
 		}
 		// Listed after createState: the state it made is bound too. The
@@ -126,7 +131,7 @@ func ringSpec(in ringInput) (sandbox.RingSpec, error) {
 			r.Guard = append(r.Guard, sandbox.Protected{Path: filepath.Clean(g), Dir: strings.HasSuffix(g, "/")})
 		}
 	}
-	for _, w := range in.policy.Agent.Write {
+	for _, w := range in.Policy.Agent.Write {
 		p, err := expandTilde(w, info.Home)
 		if err != nil {
 			return sandbox.RingSpec{}, fmt.Errorf("launch: agent.write: %w", err)
@@ -153,12 +158,12 @@ func inKept(p string, layers []sandbox.Layer, patterns []string) bool {
 }
 
 // ringKept are the layers' kept data files, with their scratches.
-func ringKept(in ringInput, r sandbox.RingSpec) map[string]kept {
-	so, ok := in.agent.(agents.StateOwner)
+func ringKept(in Input, r sandbox.RingSpec) map[string]kept {
+	so, ok := in.Agent.(agents.StateOwner)
 	if !ok {
 		return nil
 	}
-	pat := so.State(in.info).Keep
+	pat := so.State(in.Info).Keep
 	out := map[string]kept{}
 	for _, l := range r.Layers {
 		out[l.Scratch] = kept{dir: l.Dir, patterns: pat}
@@ -224,12 +229,12 @@ func realOrSelf(p string) string {
 	return p
 }
 
-// startRing prepares the ring around plan's argv: the private /tmp,
+// Prepare prepares the ring around plan's argv: the private /tmp,
 // the scratch home and the state layers' scratch directories are made,
 // the argv is wrapped in bwrap and the confine step, and done releases
 // the ring's placeholders after the agent exited and says what it left
 // in the scratch directories.
-func startRing(b sandbox.Backend, in ringInput, argv []string, stderr io.Writer) (wrapped []string, done func(), err error) {
+func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrapped []string, done func(), err error) {
 	r, err := ringSpec(in)
 	if err != nil {
 		return nil, nil, err
@@ -289,15 +294,15 @@ func writeRingView(dir string, ms []sandbox.Mount) error {
 	return nil
 }
 
-// printRing is --dry-run's description of the ring.
-func printRing(w io.Writer, in ringInput) error {
+// Print is --dry-run's description of the ring.
+func Print(w io.Writer, in Input) error {
 	var b strings.Builder
-	if !ringSupported {
+	if !Supported {
 		fmt.Fprintf(&b, "ring: none on %s (the agent would start unconfined; only its shell commands are sandboxed)\n", runtime.GOOS)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	in.dryRun = true
+	in.DryRun = true
 	r, err := ringSpec(in)
 	if err != nil {
 		return err
@@ -321,33 +326,13 @@ func printRing(w io.Writer, in ringInput) error {
 	return nil
 }
 
-// ringKey marks a context whose program runs in the ring: bwrap does not
-// forward signals, so the launcher signals the ring's process group.
-type ringKey struct{}
-
-func withRing(ctx context.Context) context.Context { return context.WithValue(ctx, ringKey{}, true) }
-
-func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); return v }
-
-// runInRing starts the agent inside the ring and, after it exited,
-// releases the ring and restores the code-carrying keys of the files the
-// agent had to be able to write, saying so in one line each.
-func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
-	in := ringInput{agent: o.Agent, info: info, policy: o.Policy, argv0: plan.Argv[0], warn: o.Stderr}
-	var snaps []guardSnapshot
-	if so, ok := o.Agent.(agents.StateOwner); ok {
-		snaps = snapshotGuards(so.State(info).Guard)
-	}
-	argv, done, err := startRing(b, in, plan.Argv, o.Stderr)
-	if err != nil {
-		return -1, err
-	}
-	// The launcher's TMPDIR may name a directory the private /tmp hides.
-	env = append(in.policy.AgentEnv(env, loginEnv(o.Agent, info)), "TMPDIR=/tmp")
-	status, err := Start(withRing(ctx), env, argv, o.Stdin, o.Stdout, o.Stderr)
-	done()
-	for _, l := range restoreGuards(snaps) {
-		fmt.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
-	}
-	return status, err
+// Env is the agent's environment in the ring: env scrubbed by
+// secret_env and of host IPC but the agent's login variables and
+// agent.env (escape classes 3, 44, 45), with TMPDIR the ring's private
+// /tmp (the launcher's may name a directory it hides).
+func Env(in Input, env []string) []string {
+	return append(in.Policy.AgentEnv(env, loginEnv(in.Agent, in.Info)), "TMPDIR=/tmp")
 }
+
+// maxListed bounds the files named in the closing line.
+const maxListed = 10

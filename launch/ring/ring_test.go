@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package launch
+package ring
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ func TestRingSpec(t *testing.T) {
 	p.Agent.Write = []string{"~/.local/share/mcp"}
 	info := agents.Session{Dir: "/run/u/lite-sandbox/s-1", Exe: "/usr/bin/lite-sandbox", Workspace: "/home/u/p", Home: "/home/u",
 		TmpDir: "/tmp/lite-sandbox-agent-1", Getenv: func(string) string { return "" }}
-	r, err := ringSpec(ringInput{agent: claude.New(), info: info, policy: p, argv0: "/opt/claude/bin/claude", dryRun: true})
+	r, err := ringSpec(Input{Agent: claude.New(), Info: info, Policy: p, Argv0: "/opt/claude/bin/claude", DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestRingSpec(t *testing.T) {
 		t.Errorf("exe: %v %s", r.Read, r.Exe)
 	}
 	p.Agent.Write = []string{"relative"}
-	if _, err := ringSpec(ringInput{agent: claude.New(), info: info, policy: p, dryRun: true}); err == nil {
+	if _, err := ringSpec(Input{Agent: claude.New(), Info: info, Policy: p, DryRun: true}); err == nil {
 		t.Error("a relative agent.write was accepted")
 	}
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package launch
+package ring
 
 import (
 	"bytes"
@@ -40,6 +40,20 @@ func snapshotGuards(files []agents.GuardedFile) []guardSnapshot {
 	}
 	return out
 }
+
+// Guards are the guarded files of one session, as they were before it.
+type Guards []guardSnapshot
+
+// SnapshotGuards reads the agent's guarded files before it starts.
+func SnapshotGuards(a agents.Agent, info agents.Session) Guards {
+	if so, ok := a.(agents.StateOwner); ok {
+		return snapshotGuards(so.State(info).Guard)
+	}
+	return nil
+}
+
+// Restore is [restoreGuards] of g, once no process of the ring is alive.
+func (g Guards) Restore() []string { return restoreGuards(g) }
 
 // restoreGuards puts the code-carrying keys back as they were before the
 // session, and returns one line per file it changed, for the user: code

@@ -1,0 +1,42 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/ring"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+)
+
+// ringSupported says whether this platform starts the agent in a ring.
+const ringSupported = ring.Supported
+
+// ringKey marks a context whose program runs in the ring: bwrap does not
+// forward signals, so the launcher signals the ring's process group.
+type ringKey struct{}
+
+func withRing(ctx context.Context) context.Context { return context.WithValue(ctx, ringKey{}, true) }
+
+func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); return v }
+
+// runInRing starts the agent inside the ring and, after it exited,
+// releases the ring and restores the code-carrying keys of the files the
+// agent had to be able to write, saying so in one line each.
+func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
+	in := ring.Input{Agent: o.Agent, Info: info, Policy: o.Policy, Argv0: plan.Argv[0], Warn: o.Stderr}
+	snaps := ring.SnapshotGuards(o.Agent, info)
+	argv, done, err := ring.Prepare(b, in, plan.Argv, o.Stderr)
+	if err != nil {
+		return -1, err
+	}
+	status, err := Start(withRing(ctx), ring.Env(in, env), argv, o.Stdin, o.Stdout, o.Stderr)
+	done()
+	for _, l := range snaps.Restore() {
+		fmt.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
+	}
+	return status, err
+}
