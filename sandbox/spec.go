@@ -224,7 +224,7 @@ func appendProtected(list []Protected, pr Protected) []Protected {
 func expandAll(field string, paths []string, home string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
-		e, err := expandHome(p, home)
+		e, err := ExpandHome(p, home)
 		if err != nil {
 			return nil, fmt.Errorf("sandbox spec: %s: %w", field, err)
 		}
@@ -233,10 +233,10 @@ func expandAll(field string, paths []string, home string) ([]string, error) {
 	return out, nil
 }
 
-// expandHome expands a leading "~" or "~/" and returns a clean absolute
+// ExpandHome expands a leading "~" or "~/" and returns a clean absolute
 // path. "~user" is rejected: it would need a user database lookup, and
 // guessing could grant the wrong directory.
-func expandHome(p, home string) (string, error) {
+func ExpandHome(p, home string) (string, error) {
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		if home == "" {

@@ -96,7 +96,7 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		r.HomeScratch = filepath.Join(info.Dir, ringHome)
 	}
 	for _, g := range in.Policy.Agent.Read {
-		p, err := expandTilde(g, info.Home)
+		p, err := sandbox.ExpandHome(g, info.Home)
 		if err != nil {
 			return sandbox.RingSpec{}, fmt.Errorf("launch: agent.read: %w", err)
 		}
@@ -132,7 +132,7 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		}
 	}
 	for _, w := range in.Policy.Agent.Write {
-		p, err := expandTilde(w, info.Home)
+		p, err := sandbox.ExpandHome(w, info.Home)
 		if err != nil {
 			return sandbox.RingSpec{}, fmt.Errorf("launch: agent.write: %w", err)
 		}
@@ -195,20 +195,6 @@ func gitIdentity(info agents.Session) []string {
 		xdg = filepath.Clean(d)
 	}
 	return []string{filepath.Join(info.Home, ".gitconfig"), filepath.Join(xdg, "git")}
-}
-
-// expandTilde expands ~ and ~/ with home.
-func expandTilde(p, home string) (string, error) {
-	switch {
-	case p == "~" || strings.HasPrefix(p, "~/"):
-		if home == "" {
-			return "", fmt.Errorf("%q needs the home directory, which is unknown", p)
-		}
-		return filepath.Join(home, p[1:]), nil
-	case !filepath.IsAbs(p):
-		return "", fmt.Errorf("%q is not absolute", p)
-	}
-	return filepath.Clean(p), nil
 }
 
 func cleanAll(ps []string) []string {
