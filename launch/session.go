@@ -121,6 +121,7 @@ type Session struct {
 	exited   chan struct{} // closed when the current bwrap exits
 	closing  bool
 	failed   error         // set when the supervisor gave up
+	answered chan struct{} // with Options.Background: closed once the worker answered or failed to
 	quit     chan struct{} // closed by Close
 	done     chan struct{} // closed when the supervisor returns
 	restarts int

@@ -81,7 +81,9 @@ func Open(ctx context.Context, o Options) (_ *Session, err error) {
 		return nil, &StartError{Err: err, Log: s.logTail()}
 	}
 	if o.Background != nil {
+		s.answered = make(chan struct{})
 		go func() {
+			defer close(s.answered)
 			if err := s.waitReady(context.WithoutCancel(ctx)); err != nil {
 				s.giveUp(err)
 				o.Background(err)
@@ -423,6 +425,15 @@ func (s *Session) Close() error {
 }
 
 func (s *Session) close() error {
+	// A worker still starting is let finish first (bounded): killing
+	// bwrap while it sets up can orphan its namespace's init before that
+	// has asked to die with its parent.
+	if s.answered != nil {
+		select {
+		case <-s.answered:
+		case <-time.After(s.timeout):
+		}
+	}
 	s.mu.Lock()
 	s.closing = true
 	p := s.proc
