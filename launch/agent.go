@@ -178,7 +178,7 @@ func dryRun(o AgentOptions, info agents.Session) (int, error) {
 	if err := printPlan(o.Stdout, info, plan, env); err != nil || !info.Ring {
 		return 0, err
 	}
-	return 0, ring.Print(o.Stdout, ring.Input{Agent: o.Agent, Info: info, Policy: o.Policy, Argv0: plan.Argv[0]})
+	return 0, ring.Print(o.Stdout, ring.NewInput(o.Agent, info, o.Policy, plan.Argv[0], nil))
 }
 
 // shimOnlyDir is the directory of a launch without a worker: only the

@@ -27,8 +27,8 @@ func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); ret
 // releases the ring and restores the code-carrying keys of the files the
 // agent had to be able to write, saying so in one line each.
 func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
-	in := ring.Input{Agent: o.Agent, Info: info, Policy: o.Policy, Argv0: plan.Argv[0], Warn: o.Stderr}
-	snaps := ring.SnapshotGuards(o.Agent, info)
+	in := ring.NewInput(o.Agent, info, o.Policy, plan.Argv[0], o.Stderr)
+	snaps := ring.SnapshotGuards(in)
 	argv, done, err := ring.Prepare(b, in, plan.Argv, o.Stderr)
 	if err != nil {
 		return -1, err

@@ -45,11 +45,11 @@ func snapshotGuards(files []agents.GuardedFile) []guardSnapshot {
 type Guards []guardSnapshot
 
 // SnapshotGuards reads the agent's guarded files before it starts.
-func SnapshotGuards(a agents.Agent, info agents.Session) Guards {
-	if so, ok := a.(agents.StateOwner); ok {
-		return snapshotGuards(so.State(info).Guard)
+func SnapshotGuards(in Input) Guards {
+	if in.State == nil {
+		return nil
 	}
-	return nil
+	return snapshotGuards(in.State.Guard)
 }
 
 // Restore is [restoreGuards] of g, once no process of the ring is alive.
@@ -226,6 +226,13 @@ func writeRaw(p string, b []byte) error {
 	if fi, err := os.Stat(p); err == nil {
 		mode = fi.Mode().Perm()
 	}
+	return writeAtomic(p, b, mode)
+}
+
+// writeAtomic replaces p with b in mode through a temporary file beside
+// it and a rename: a reader sees the old file or the new one, never
+// half of it.
+func writeAtomic(p string, b []byte, mode os.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".lite-sandbox-")
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
 )
 
@@ -82,12 +81,4 @@ func interpreter(p string, getenv func(string) string) string {
 		return found
 	}
 	return prog
-}
-
-// loginEnv is what the agent logs in with (its adapter's LoginEnv).
-func loginEnv(a agents.Agent, info agents.Session) []string {
-	if so, ok := a.(agents.StateOwner); ok {
-		return so.State(info).LoginEnv
-	}
-	return nil
 }

@@ -41,6 +41,20 @@ type Input struct {
 	Argv0  string    // the agent's program
 	DryRun bool      // creates nothing
 	Warn   io.Writer // where the spec says what it could not set up, or nil
+	// State is the adapter's ring state, asked once per launch
+	// ([NewInput]; adapters read their own config files for it); nil
+	// for an agent that names none.
+	State *agents.State
+}
+
+// NewInput is an Input with the adapter's state asked once.
+func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 string, warn io.Writer) Input {
+	in := Input{Agent: a, Info: info, Policy: p, Argv0: argv0, Warn: warn}
+	if so, ok := a.(agents.StateOwner); ok {
+		st := so.State(info)
+		in.State = &st
+	}
+	return in
 }
 
 // ringState is the session's directory of the state layers' scratch
@@ -102,8 +116,8 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		}
 		r.Read = append(r.Read, p)
 	}
-	if so, ok := in.Agent.(agents.StateOwner); ok {
-		st := so.State(info)
+	if in.State != nil {
+		st := *in.State
 		if !in.DryRun {
 			createState(st)
 		}
@@ -159,11 +173,10 @@ func inKept(p string, layers []sandbox.Layer, patterns []string) bool {
 
 // ringKept are the layers' kept data files, with their scratches.
 func ringKept(in Input, r sandbox.RingSpec) map[string]kept {
-	so, ok := in.Agent.(agents.StateOwner)
-	if !ok {
+	if in.State == nil {
 		return nil
 	}
-	pat := so.State(in.Info).Keep
+	pat := in.State.Keep
 	out := map[string]kept{}
 	for _, l := range r.Layers {
 		out[l.Scratch] = kept{dir: l.Dir, patterns: pat}
@@ -317,7 +330,11 @@ func Print(w io.Writer, in Input) error {
 // agent.env (escape classes 3, 44, 45), with TMPDIR the ring's private
 // /tmp (the launcher's may name a directory it hides).
 func Env(in Input, env []string) []string {
-	return append(in.Policy.AgentEnv(env, loginEnv(in.Agent, in.Info)), "TMPDIR=/tmp")
+	var login []string
+	if in.State != nil {
+		login = in.State.LoginEnv
+	}
+	return append(in.Policy.AgentEnv(env, login), "TMPDIR=/tmp")
 }
 
 // maxListed bounds the files named in the closing line.

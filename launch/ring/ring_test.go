@@ -22,7 +22,9 @@ func TestRingSpec(t *testing.T) {
 	p.Agent.Write = []string{"~/.local/share/mcp"}
 	info := agents.Session{Dir: "/run/u/lite-sandbox/s-1", Exe: "/usr/bin/lite-sandbox", Workspace: "/home/u/p", Home: "/home/u",
 		TmpDir: "/tmp/lite-sandbox-agent-1", Getenv: func(string) string { return "" }}
-	r, err := ringSpec(Input{Agent: claude.New(), Info: info, Policy: p, Argv0: "/opt/claude/bin/claude", DryRun: true})
+	in := NewInput(claude.New(), info, p, "/opt/claude/bin/claude", nil)
+	in.DryRun = true
+	r, err := ringSpec(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +53,9 @@ func TestRingSpec(t *testing.T) {
 		t.Errorf("exe: %v %s", r.Read, r.Exe)
 	}
 	p.Agent.Write = []string{"relative"}
-	if _, err := ringSpec(Input{Agent: claude.New(), Info: info, Policy: p, DryRun: true}); err == nil {
+	in = NewInput(claude.New(), info, p, "", nil)
+	in.DryRun = true
+	if _, err := ringSpec(in); err == nil {
 		t.Error("a relative agent.write was accepted")
 	}
 }

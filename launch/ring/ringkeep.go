@@ -85,8 +85,7 @@ func persistKept(w io.Writer, k kept, scratch string) {
 	}
 }
 
-// replaceFile writes src's content and mode to dst through a temporary
-// file beside it and a rename.
+// replaceFile writes src's content and mode to dst atomically.
 func replaceFile(src, dst string) error {
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -96,22 +95,5 @@ func replaceFile(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".lite-sandbox-")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), fi.Mode().Perm())
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), dst)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
+	return writeAtomic(dst, b, fi.Mode().Perm())
 }
