@@ -161,26 +161,7 @@ func TestClaudeFileTools(t *testing.T) {
 func TestCodexFileTools(t *testing.T) {
 	t.Parallel()
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
-	asUsers(t, bin, "codex", codexFileTools)
-}
-
-// asUsers runs fn on a fileEnv as root and as an unprivileged user
-// (#17: the ring's claims hold for both).
-func asUsers(t *testing.T, bin, name string, fn func(t *testing.T, e *env)) {
-	t.Run("root", func(t *testing.T) {
-		if os.Getuid() != 0 {
-			t.Skip("not root: the unprivileged case runs as this user")
-		}
-		fn(t, fileEnv(t, bin))
-	})
-	t.Run("unprivileged", func(t *testing.T) {
-		e := fileEnv(t, bin)
-		if os.Getuid() == 0 {
-			canRunAsNobody(t, bin, name)
-			e.unprivileged()
-		}
-		fn(t, e)
-	})
+	asUsers(t, func(t *testing.T) *env { return fileEnv(t, bin) }, "codex", codexFileTools)
 }
 
 func codexFileTools(t *testing.T, e *env) {
@@ -227,7 +208,7 @@ func codexFileTools(t *testing.T, e *env) {
 func TestPiFileTools(t *testing.T) {
 	t.Parallel()
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
-	asUsers(t, bin, "pi", piFileTools)
+	asUsers(t, func(t *testing.T) *env { return fileEnv(t, bin) }, "pi", piFileTools)
 }
 
 func piFileTools(t *testing.T, e *env) {

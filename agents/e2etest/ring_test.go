@@ -92,20 +92,7 @@ func (m *writeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //
 // It runs as root and as an unprivileged user (#17).
 func TestClaudeRing(t *testing.T) {
-	t.Run("root", func(t *testing.T) {
-		if os.Getuid() != 0 {
-			t.Skip("not root: the unprivileged case runs as this user")
-		}
-		claudeRing(t, ringEnv(t))
-	})
-	t.Run("unprivileged", func(t *testing.T) {
-		e := ringEnv(t)
-		if os.Getuid() == 0 {
-			canRunAsNobody(t, e.agentDir, "claude")
-			e.unprivileged()
-		}
-		claudeRing(t, e)
-	})
+	asUsers(t, ringEnv, "claude", claudeRing)
 }
 
 // canRunAsNobody skips (or fails, under scripts/test, which installs the

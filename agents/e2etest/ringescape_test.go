@@ -239,15 +239,25 @@ func expect(t *testing.T, what string, f map[string]string, want map[string]stri
 // users runs fn as root and as an unprivileged user (nobody), each with
 // an env of its own.
 func users(t *testing.T, fn func(t *testing.T, e *env)) {
+	asUsers(t, func(t *testing.T) *env { return newEnv(t, "", "") }, "", fn)
+}
+
+// asUsers runs fn on an env made by mk as root and as an unprivileged
+// user (#17: the ring's claims hold for both); cli, when set, is the
+// agent CLI (in the env's agentDir) that nobody must be able to run.
+func asUsers(t *testing.T, mk func(t *testing.T) *env, cli string, fn func(t *testing.T, e *env)) {
 	t.Run("root", func(t *testing.T) {
 		if os.Getuid() != 0 {
 			t.Skip("not root: the unprivileged case runs as this user")
 		}
-		fn(t, newEnv(t, "", ""))
+		fn(t, mk(t))
 	})
 	t.Run("unprivileged", func(t *testing.T) {
-		e := newEnv(t, "", "")
+		e := mk(t)
 		if os.Getuid() == 0 {
+			if cli != "" {
+				canRunAsNobody(t, e.agentDir, cli)
+			}
 			e.unprivileged()
 		}
 		fn(t, e)
