@@ -41,6 +41,21 @@ type Hooker interface {
 	Hook(in []byte, check Checker, shim string) (out []byte, code int)
 }
 
+// Asker is implemented by agents whose own prompt can ask the person
+// about one command that an `ask` rule holds back (docs/validator.md
+// §8): a hook of theirs runs `lite-sandbox hook ask` through the shim
+// before the command, and the session's judge answers it, outside the
+// rings.
+type Asker interface {
+	// AskInput reads the hook's input: the model's command and the
+	// directory it will run in ("" when the input does not say).
+	AskInput(in []byte) (command, cwd string, err error)
+	// AskOutput is the hook's answer: ask the person, with message as
+	// the question's text; or (ask false) let the call go on to the
+	// shim, which judges it as usual.
+	AskOutput(ask bool, message string) []byte
+}
+
 // Unwrapper is implemented by agents that put a shell script of their
 // own around every command of the model (Claude Code). The shim of that
 // agent's sessions judges and explains the model's command inside it.
@@ -114,6 +129,10 @@ type Session struct {
 	// Ring says that the agent itself runs in the agent ring (#8):
 	// writes outside the workspace fail and every shell is the shim.
 	Ring bool
+	// Prompt says that the agent runs on the launcher's terminal in a
+	// ring session, whose judge takes the questions of its own prompt
+	// ([Asker]): an adapter then installs its ask hook.
+	Prompt bool
 	// Deny and Protect are the session's sandbox.deny paths and
 	// protected paths (absolute, clean), for the agent's own settings
 	// that explain refusals (Claude's permissions.deny).

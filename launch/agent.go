@@ -16,6 +16,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
+	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -40,6 +41,10 @@ type AgentOptions struct {
 	// KeepHome, when set, is where the session's scratch home is copied
 	// when the session ends (see scratchhome.go).
 	KeepHome string
+	// AskWait bounds how long a command an `ask` rule holds back waits
+	// for `lite-sandbox approve` (docs/validator.md §8); 0 refuses at
+	// once unless the agent's own prompt asks.
+	AskWait time.Duration
 }
 
 // NotInstalledError is returned when the agent's CLI cannot be found or
@@ -85,7 +90,9 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		}
 		// Registered before Close, so it runs after the worker is gone.
 		defer scratch.finish(o.Stderr, o.KeepHome)
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir, o.Stderr)
+		info.Prompt = canPrompt(o, ringSupported)
+		ask := Asking{Wait: o.AskWait, Prompt: info.Prompt}
+		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir, ask, o.Stderr)
 		if err != nil {
 			return -1, err
 		}
@@ -126,6 +133,17 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	reportNested(o.Stderr, nestedBefore, o.Workspace, info.Dir, info.Getenv)
 	printResume(o.Stderr, o.Agent, info, started)
 	return status, err
+}
+
+// canPrompt says whether the agent's own prompt asks the session's
+// questions: an agent with an ask hook (agents.Asker), in the ring, on
+// the launcher's terminal (whose keys answer it: term.LastInput).
+func canPrompt(o AgentOptions, ring bool) bool {
+	if _, ok := o.Agent.(agents.Asker); !ok || !ring {
+		return false
+	}
+	f, ok := o.Stdin.(*os.File)
+	return ok && term.IsTerminal(f)
 }
 
 // sessionInfo is what the adapter learns of the launch before anything

@@ -8,11 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
+	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -27,8 +31,9 @@ type ProgramOptions struct {
 	Exe       string   // the lite-sandbox binary; default os.Executable
 	Stdin     io.Reader
 	Stdout    io.Writer
-	Stderr    io.Writer // also where warnings go
-	KeepHome  string    // see AgentOptions.KeepHome
+	Stderr    io.Writer     // also where warnings go
+	KeepHome  string        // see AgentOptions.KeepHome
+	AskWait   time.Duration // see AgentOptions.AskWait
 }
 
 // RunProgram opens a session (when the sandbox is on), starts the
@@ -55,6 +60,7 @@ func RunProgram(ctx context.Context, o ProgramOptions) (int, error) {
 		Stdout:    o.Stdout,
 		Stderr:    o.Stderr,
 		KeepHome:  o.KeepHome,
+		AskWait:   o.AskWait,
 	})
 }
 
@@ -78,7 +84,7 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 // openSession freezes the policy and opens a session for the workspace;
 // the session records the agent, the lite-sandbox binary and the agent's
 // private temp dir for its shims.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string, warn io.Writer) (*Session, error) {
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string, ask Asking, warn io.Writer) (*Session, error) {
 	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
@@ -88,6 +94,9 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 	if err != nil {
 		return nil, err
 	}
+	// The session's questions: its judge asks, the person answers
+	// (docs/validator.md §8).
+	br := approval.New(approval.Options{Wait: ask.Wait, Prompt: ask.Prompt, LastInput: term.LastInput})
 	o := Options{
 		Spec:       spec,
 		Backend:    b,
@@ -95,7 +104,13 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		PolicyTOML: frozen,
 		Meta: contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent,
 			Exe: exe, AgentTmp: agentTmp},
-		Judge: func(dir, token string) (Judge, error) { return shims.NewJudge(dir, token) },
+		Judge: func(dir, token string) (Judge, error) {
+			j, err := shims.NewJudge(dir, token)
+			if err == nil {
+				j.Approvals = br
+			}
+			return j, err
+		},
 		// The agent starts while the worker does (launch ≤ +50 ms).
 		Background: func(err error) {
 			fmt.Fprintf(warn, "lite-sandbox: the session's sandbox did not start, so its commands are refused: %v\n", err)
@@ -106,5 +121,24 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 			return nil, fmt.Errorf("launch: %w", err)
 		}
 	}
-	return Open(ctx, o)
+	s, err := Open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	br.SetSession(filepath.Base(s.Dir))
+	if s.approve, err = approval.Listen(filepath.Dir(s.Dir), filepath.Base(s.Dir), br); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	return s, nil
+}
+
+// Asking is how a session's `ask` rules reach a person.
+type Asking struct {
+	// Wait bounds how long a command waits for `lite-sandbox approve`
+	// (--ask-wait); 0 refuses at once.
+	Wait time.Duration
+	// Prompt says that the agent's own prompt asks (an agent of
+	// agents.Asker on the launcher's terminal, in the ring).
+	Prompt bool
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
@@ -114,7 +115,10 @@ type Session struct {
 	listener *os.File // the listening socket; every worker inherits it
 	log      *os.File
 	judge    *judgeServer // nil without Options.Judge
-	token    string       // the worker's token, "" without Options.Judge
+	// approve is the session's approval socket (openSession), closed
+	// with the session.
+	approve *approval.Server
+	token   string // the worker's token, "" without Options.Judge
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers
@@ -147,7 +151,11 @@ func (s *Session) Err() error {
 // defaultRuntimeRoot is where sessions live unless [Options.RuntimeRoot]
 // says otherwise: $XDG_RUNTIME_DIR/lite-sandbox (a per-user tmpfs on
 // systemd machines), else a per-user directory in os.TempDir().
-func defaultRuntimeRoot() string {
+func defaultRuntimeRoot() string { return RuntimeRoot() }
+
+// RuntimeRoot is where sessions live (see defaultRuntimeRoot), and so
+// their approval sockets (`lite-sandbox approve`).
+func RuntimeRoot() string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "lite-sandbox")
 	}

@@ -459,6 +459,7 @@ func (s *Session) cleanup() error {
 		s.listener.Close()
 	}
 	s.judge.close()
+	s.approve.Close()
 	if s.log != nil {
 		s.log.Close()
 	}

@@ -4,7 +4,6 @@
 package shims
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,6 +77,9 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 	line := s.parseLine(inv.Command)
 	if s.session != nil {
 		if name, ok := hookCommand(line.file, line.text, s.sessionExe); ok {
+			if name == askHookName {
+				return s.runAskHook()
+			}
 			return s.runOwnHook(line.text, name)
 		}
 		for range 4 { // a rewrite of a rewrite, at most a few deep
@@ -102,9 +104,10 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 		r, t = s.validator.CheckTracedFile(line.text, line.file, line.err)
 	}
 	s.result, s.trace = r, &t
-	if r := s.result; !r.Allowed() {
-		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
+	if !r.Allowed() {
+		if err := s.held(""); err != nil {
+			return err
+		}
 	}
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return s.outside()
@@ -146,8 +149,9 @@ func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []strin
 		s.result.Decision = "allow"
 	}
 	if r := s.result; !r.Allowed() {
-		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("%s (in %s, line %d)", s.DenialMessage(r), inv.File, r.Line)}
+		if err := s.held(fmt.Sprintf(" (in %s, line %d)", inv.File, r.Line)); err != nil {
+			return err
+		}
 	}
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return s.outside()
@@ -171,8 +175,9 @@ func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []stri
 		s.result.Decision = "allow"
 	}
 	if r := s.result; !r.Allowed() {
-		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: fmt.Errorf("%s (in the script on stdin, line %d)", s.DenialMessage(r), r.Line)}
+		if err := s.held(fmt.Sprintf(" (in the script on stdin, line %d)", r.Line)); err != nil {
+			return err
+		}
 	}
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		return s.outside()

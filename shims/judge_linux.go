@@ -4,16 +4,20 @@
 package shims
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
@@ -38,6 +42,9 @@ type Judge struct {
 	cfg   *config.Config
 	v     *validator.Validator
 	token string // the worker's (launch.Options.Judge)
+	// Approvals, when set, takes the questions of `ask` rules
+	// (docs/validator.md §8); without it they are refused.
+	Approvals *approval.Broker
 	// Trace, when set, gets every command's moments (the bench).
 	Trace func(Times)
 }
@@ -90,6 +97,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 	}()
 	s, err := j.command(ctx, in, sigs)
 	if err == nil {
+		s.asker = askerOf(c)
 		s.times.Received = received
 		err = s.RunShellAs(judgedArgv(in.Argv))
 	}
@@ -136,7 +144,7 @@ func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan sy
 		getenv:     os.Getenv,
 		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
-		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token,
+		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token, approvals: j.Approvals,
 		times: Times{ShimMain: main, Sent: sent}}, nil
 }
 
@@ -153,4 +161,39 @@ func judgedArgv(argv []string) (argv0 string, args []string) {
 		return "bash", []string{"-c", quoteArgv(append([]string{"git"}, argv[1:]...))}
 	}
 	return argv[0], argv[1:]
+}
+
+// askerOf is the process that started the shim on c: the agent process
+// whose prompt may have posed a question about its command (the shim's
+// parent, in the launcher's PID namespace). 0 when unknown.
+func askerOf(c *net.UnixConn) int {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	pid := 0
+	rc.Control(func(fd uintptr) { _, pid, _ = approval.PeerOf(int(fd)) })
+	if pid <= 0 {
+		return 0
+	}
+	return parentOf(pid)
+}
+
+// parentOf reads pid's parent from /proc/PID/stat (the field after the
+// command name, which may itself hold spaces and parentheses).
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }

@@ -8,12 +8,16 @@ package shims
 import (
 	"errors"
 	"net"
+
+	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 )
 
 // Judge is a session's judge; sessions need Linux (see judge_linux.go).
 type Judge struct {
 	// Trace, when set, gets every command's moments (the bench).
 	Trace func(Times)
+	// Approvals takes the questions of `ask` rules (judge_linux.go).
+	Approvals *approval.Broker
 }
 
 // NewJudge fails: sessions need Linux.

@@ -24,6 +24,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -72,6 +73,12 @@ type Shim struct {
 	signals  <-chan syscall.Signal
 	viaJudge bool
 	ctx      context.Context // nil: context.Background
+	// approvals is the session's (in the judge): where an `ask` rule's
+	// question goes; asker the agent process that sent the command (the
+	// parent of its shim), answer how the question ended (ask.go).
+	approvals *approval.Broker
+	asker     int
+	answer    approval.Answer
 	// workerToken is the session worker's, known to the judge only.
 	workerToken string
 	times       Times
@@ -134,9 +141,10 @@ func (s *Shim) RunArgv(argv []string) error {
 	}
 	s.start, s.judged = time.Now(), quoteArgv(argv)
 	s.result = s.CheckArgv(argv)
-	if r := s.result; !r.Allowed() {
-		s.audit("", -1)
-		return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r))}
+	if !s.result.Allowed() {
+		if err := s.held(""); err != nil {
+			return err
+		}
 	}
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		s.Cwd = s.Workspace
@@ -307,6 +315,12 @@ func (s *Shim) audit(how string, status int) {
 		r := audit.Record{Time: s.start, Workspace: s.Workspace, Cwd: s.Cwd, Command: s.judged,
 			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status,
 			CommandID: s.egressID} // joins the command with its connections (network = "allow")
+		if s.result.Decision == policy.Ask {
+			r.Answer, r.AnsweredHow, r.AnsweredBy = string(s.answer.Reply), string(s.answer.How), s.answer.By
+			if !s.answer.At.IsZero() {
+				r.AnsweredAt = s.answer.At.UTC().Format(time.RFC3339Nano)
+			}
+		}
 		if r.Time.IsZero() {
 			r.Time = time.Now()
 		}

@@ -19,9 +19,12 @@ const fileTools = "Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS"
 // HookCommand is the hook's shell command, guarded: Claude's hooks fail
 // open on exit 1 or a missing binary (exit 127), so anything but our
 // answer is exit 2, which blocks (agent-tools.md F4).
-func HookCommand(exe string) string {
+func HookCommand(exe string) string { return guardedHook(exe, "claude") }
+
+// guardedHook is `[ -x EXE ] && EXE hook NAME || exit 2`.
+func guardedHook(exe, name string) string {
 	q := agents.ShellQuote(exe)
-	return "[ -x " + q + " ] && " + q + " hook claude || exit 2"
+	return "[ -x " + q + " ] && " + q + " hook " + name + " || exit 2"
 }
 
 // homePersistence are files in the home directory that run code the
@@ -174,10 +177,19 @@ func addFileRules(v map[string]any, s agents.Session) {
 		return
 	}
 	v["disableAllHooks"] = false
-	v["hooks"] = map[string]any{"PreToolUse": []any{map[string]any{
+	pre := []any{map[string]any{
 		"matcher": fileTools,
 		"hooks":   []any{map[string]any{"type": "command", "command": HookCommand(s.Exe), "timeout": 30}},
-	}}}
+	}}
+	if s.Prompt {
+		// The person answers `ask` rules in Claude's own dialog
+		// (docs/validator.md §8).
+		pre = append(pre, map[string]any{
+			"matcher": "Bash",
+			"hooks":   []any{map[string]any{"type": "command", "command": AskHookCommand(s.Exe), "timeout": 30}},
+		})
+	}
+	v["hooks"] = map[string]any{"PreToolUse": pre}
 }
 
 // OwnWrites are the directories Claude's own Write and Edit calls use

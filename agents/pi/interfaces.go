@@ -11,6 +11,7 @@ import "github.com/lite-sandbox/lite-sandbox/agents"
 // (AGENTS.md, "Add an agent").
 var (
 	_ agents.Agent      = Agent{}
+	_ agents.Asker      = Agent{}
 	_ agents.FileHooker = Agent{}
 	_ agents.Resumer    = Agent{}
 	_ agents.StateOwner = Agent{}

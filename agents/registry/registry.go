@@ -86,6 +86,17 @@ func Unwrap(agent string, f *syntax.File, script string) (cmd string, ok bool) {
 	return "", false
 }
 
+// Asker is the named agent's [agents.Asker], if it has one.
+func Asker(agent string) (agents.Asker, bool) {
+	for _, a := range all {
+		if a.Name() == agent {
+			k, ok := a.(agents.Asker)
+			return k, ok
+		}
+	}
+	return nil, false
+}
+
 // Cwd is the cwd file an agent's wrapper writes, found in a script.
 type Cwd struct {
 	// File is the file as the wrapper names it.

@@ -36,6 +36,10 @@ type HookCmd struct {
 // shim falls back to $LITE_SANDBOX_WORKSPACE and the policy files, as a
 // launch without a sandbox backend sets them.
 func (c *HookCmd) Run(g *Globals, io stdio) error {
+	if c.Agent == "ask" {
+		// docs/validator.md §8: only a session's judge answers it.
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("the ask hook is answered by a session's judge, through the session's shim; it does not run on its own")}
+	}
 	a, err := registry.Lookup(c.Agent)
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: err}

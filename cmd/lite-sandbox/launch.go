@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
@@ -19,14 +20,15 @@ import (
 
 // LaunchCmd is `lite-sandbox launch [flags] AGENT [-- ARGS...]`.
 type LaunchCmd struct {
-	Workspace string   `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
-	Sandbox   string   `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
-	Network   string   `help:"open (the host's network), allow (only sandbox.allow_domains, through a proxy) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,allow,off," default:""`
-	Domain    []string `help:"A domain the sandbox may reach (repeatable; implies --network allow): example.com, or *.example.com for the names below it." placeholder:"NAME" name:"allow-domain"`
-	DryRun    bool     `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
-	KeepHome  string   `help:"Copy the session's scratch home ($$HOME in the sandbox) to DIR when the session ends." placeholder:"DIR" type:"path"`
-	Agent     string   `arg:"" predictor:"agent" help:"exec (any program that honours $$SHELL), or an agent: ${agents}. Under exec, ${exec_line}."`
-	Args      []string `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
+	Workspace string        `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
+	Sandbox   string        `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
+	Network   string        `help:"open (the host's network), allow (only sandbox.allow_domains, through a proxy) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,allow,off," default:""`
+	Domain    []string      `help:"A domain the sandbox may reach (repeatable; implies --network allow): example.com, or *.example.com for the names below it." placeholder:"NAME" name:"allow-domain"`
+	DryRun    bool          `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
+	KeepHome  string        `help:"Copy the session's scratch home ($$HOME in the sandbox) to DIR when the session ends." placeholder:"DIR" type:"path"`
+	AskWait   time.Duration `help:"How long a command that an ask rule holds back waits for a person's answer with lite-sandbox approve (default 0: refused at once, unless the agent's own prompt asks). At most 1h." placeholder:"DURATION" default:"0s"`
+	Agent     string        `arg:"" predictor:"agent" help:"exec (any program that honours $$SHELL), or an agent: ${agents}. Under exec, ${exec_line}."`
+	Args      []string      `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
 }
 
 // Run opens a session, runs the program, closes the session, and ends
@@ -44,6 +46,9 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 	} else if len(argv) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("no program given (usage: lite-sandbox launch exec -- PROGRAM [ARGS...])")}
 	}
+	if c.AskWait < 0 || c.AskWait > time.Hour {
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("--ask-wait %s: want a duration from 0s to 1h", c.AskWait)}
+	}
 	s, _, err := load(config.Options{ConfigFile: g.Config, Workspace: c.Workspace, Mode: c.Sandbox, Network: c.Network, Domains: c.Domain, Getenv: outsideSession})
 	if err != nil {
 		return err
@@ -59,6 +64,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 			Mode:      s.Mode,
 			Argv:      argv,
 			KeepHome:  c.KeepHome,
+			AskWait:   c.AskWait,
 			Stdin:     os.Stdin,
 			Stdout:    io.out,
 			Stderr:    io.err,
@@ -78,6 +84,7 @@ func (c *LaunchCmd) Run(g *Globals, io stdio) error {
 		Mode:      s.Mode,
 		DryRun:    c.DryRun,
 		KeepHome:  c.KeepHome,
+		AskWait:   c.AskWait,
 		Stdin:     os.Stdin,
 		Stdout:    io.out,
 		Stderr:    io.err,

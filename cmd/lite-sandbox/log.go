@@ -134,10 +134,33 @@ func (p *logPrinter) print(recs []audit.Record) error {
 		if len(cmd) > 80 {
 			cmd = cmd[:77] + "..."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\n", r.Time.Local().Format("2006-01-02 15:04:05"),
-			sess, r.Decision, rule, status, r.DurationMS, cmd)
+		decision, answered := answerText(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s%s\n", r.Time.Local().Format("2006-01-02 15:04:05"),
+			sess, decision, rule, status, r.DurationMS, cmd, answered)
 	}
 	return tw.Flush()
+}
+
+// answerText is an `ask` record's decision with its answer ("ask:once",
+// "ask:no", "ask:timeout", "ask:none") and, after the command, who
+// answered how and when.
+func answerText(r audit.Record) (decision, answered string) {
+	if r.Decision != "ask" || r.AnsweredHow == "" {
+		return r.Decision, ""
+	}
+	a := r.Answer
+	if a == "" {
+		a = r.AnsweredHow
+	}
+	decision = "ask:" + a
+	if r.AnsweredBy != "" {
+		answered = "  [" + r.AnsweredHow + ": " + r.AnsweredBy
+		if t, err := time.Parse(time.RFC3339Nano, r.AnsweredAt); err == nil {
+			answered += ", " + t.Local().Format("15:04:05")
+		}
+		answered += "]"
+	}
+	return decision, answered
 }
 
 // parseSince reads --since: "" (no bound), a duration before now, or a

@@ -38,6 +38,7 @@ type CLI struct {
 	Policy     PolicyCmd     `cmd:"" help:"Print the effective policy as TOML."`
 	Launch     LaunchCmd     `cmd:"" help:"Start an agent (or any program) with its shell commands routed through the sandbox."`
 	Log        LogCmd        `cmd:"" help:"Show the commands of the last session (or --session ID) from the audit log."`
+	Approve    ApproveCmd    `cmd:"" help:"Answer the questions of ask rules that sessions are waiting on (list, show, yes, no)."`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 	Completion CompletionCmd `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 	Shim       ShimCmd       `cmd:"" hidden:"" help:"Act as the shell (what agents run through SHELL)."`

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/creack/pty"
@@ -111,6 +112,7 @@ func (j *ptyJob) copyInput() {
 	for {
 		n, err := j.tty.Read(buf)
 		if n > 0 {
+			lastInput.Store(time.Now().UnixNano())
 			j.mu.Lock()
 			susp := j.susp
 			j.mu.Unlock()
@@ -305,4 +307,18 @@ func rawTermios(old *unix.Termios) *unix.Termios {
 	t.Cc[unix.VMIN] = 1
 	t.Cc[unix.VTIME] = 0
 	return &t
+}
+
+// lastInput is when the person last typed at the terminal a launch owns
+// (Unix nanoseconds; 0: never).
+var lastInput atomic.Int64
+
+// LastInput is when the person last typed at the launcher's terminal:
+// the key that answers the agent's own prompt comes from there, which
+// nothing in either ring can write to (docs/validator.md §8).
+func LastInput() time.Time {
+	if n := lastInput.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
 }

@@ -8,6 +8,7 @@ package term
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
@@ -20,3 +21,6 @@ func ServeLeader(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "lite-sandbox: launch: no pty support on this system")
 	return exit.NotExecutable
 }
+
+// LastInput is never: no launch owns a terminal here.
+func LastInput() time.Time { return time.Time{} }

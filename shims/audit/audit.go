@@ -53,6 +53,13 @@ type Record struct {
 	EgressResult string `json:"egress_result,omitempty"`
 	EgressAddr   string `json:"egress_addr,omitempty"`
 	CommandID    string `json:"command_id,omitempty"`
+	// For an `ask` rule's command: the person's answer (once, session,
+	// no; "" when nobody answered), how the question ended (prompt,
+	// approve, grant, timeout, none), who answered and when (RFC 3339).
+	Answer      string `json:"answer,omitempty"`
+	AnsweredHow string `json:"answered_how,omitempty"`
+	AnsweredBy  string `json:"answered_by,omitempty"`
+	AnsweredAt  string `json:"answered_at,omitempty"`
 }
 
 // Dir returns the directory of the log.

@@ -1,0 +1,234 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Approvals (#21, docs/validator.md §8): a command an `ask` rule holds
+// back runs only after a person's yes, given in the agent's own prompt
+// or with `lite-sandbox approve` from another terminal; nothing inside
+// either ring can answer; every answer is in the audit log.
+
+// askRule is the user's policy file of these tests: an ask rule for
+// `touch asked*`, and nothing else changed.
+const askRule = `[[rule]]
+id = "test.ask"
+decision = "ask"
+command = "touch"
+args = ["asked*"]
+reason = "Touching an asked file needs a person (REASON-MARK)."
+hint = "If the person says no, leave it (HINT-MARK)."
+match = ["touch asked.txt"]
+not_match = ["touch other.txt"]
+`
+
+// withAskRule writes askRule as e's user policy file.
+func (e *env) withAskRule() { e.write("~/.config/lite-sandbox/config.toml", askRule) }
+
+// lsCmd is the lite-sandbox binary run as e's user in the workspace.
+func (e *env) lsCmd(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = e.ws
+	cmd.Env = append([]string{}, e.vars...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	e.credential(cmd)
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// approve runs `lite-sandbox approve ARGS` and returns its output.
+func (e *env) approve(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := e.lsCmd(ctx, append([]string{"approve"}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// pendingID waits (a hang guard) for one question of rule to be listed
+// by `lite-sandbox approve` and returns its id.
+func (e *env) pendingID(rule string) string {
+	e.t.Helper()
+	var last string
+	for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		out, err := e.approve()
+		last = out
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); len(f) > 3 && f[3] == rule {
+				return f[0]
+			}
+		}
+	}
+	e.t.Fatalf("no question of %s was listed; lite-sandbox approve printed:\n%s", rule, last)
+	return ""
+}
+
+// auditRecords reads e's audit log.
+func (e *env) auditRecords() []map[string]any {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.home, ".local", "state", "lite-sandbox", "audit.jsonl"))
+	if err != nil {
+		e.t.Fatalf("audit log: %v", err)
+	}
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r map[string]any
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// askRecord is the audit record of the test rule's command, with the
+// answer asked for.
+func (e *env) askRecord(answer, how string) map[string]any {
+	e.t.Helper()
+	recs := e.auditRecords()
+	for _, r := range recs {
+		if r["rule"] == "test.ask" && r["answer"] == nilIfEmpty(answer) && r["answered_how"] == how {
+			return r
+		}
+	}
+	e.t.Errorf("no audit record of test.ask answered %q by %s; records: %v", answer, how, recs)
+	return nil
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// approveProbe is run by /usr/bin/python3 (a program, not a shell: it runs
+// in the agent ring itself) under `launch exec`: it tries every way in
+// the ring to the session's approval socket, then runs the asked
+// command through the shim (bash), which waits for a person, and a
+// sandboxed command that looks for the socket too.
+const approveProbe = `
+import os, socket, subprocess, sys
+run = os.environ.get("XDG_RUNTIME_DIR", "")
+sess = os.path.basename(os.environ.get("LITE_SANDBOX_SESSION", ""))
+out = []
+d = os.path.join(run, "lite-sandbox", "approve")
+out.append("ring_dir=" + ("visible" if os.path.exists(d) else "absent"))
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(os.path.join(d, sess + ".sock"))
+    s.sendall(b'{"op":"list"}\n')
+    out.append("ring_connect=ok " + s.recv(4096).decode())
+except OSError as e:
+    out.append("ring_connect=" + type(e).__name__)
+out.append("session=" + sess)
+open("ring-probe.txt", "w").write("\n".join(out) + "\n")
+r = subprocess.run(["bash", "-c", "touch " + sys.argv[1] + "; test -e " + d + " && echo sbx_dir=visible > sbx-probe.txt || echo sbx_dir=absent > sbx-probe.txt"])
+sys.exit(r.returncode)
+`
+
+// TestApproveExec: under `launch exec`, `lite-sandbox approve` answers
+// the question of a command an ask rule holds back: yes runs it (in the
+// command sandbox), no refuses it with the explanation, and without
+// --ask-wait it is refused at once with one that says how to approve.
+// The ring and the command sandbox see no approval socket; the host
+// side (the approve command, as the same user) reaches it: the positive
+// control. Root and unprivileged.
+func TestApproveExec(t *testing.T) {
+	users(t, func(t *testing.T, e *env) {
+		e.withAskRule()
+		e.write("probe.py", approveProbe)
+		run := func(file string, wait string) (*exec.Cmd, *bytes.Buffer) {
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			t.Cleanup(cancel)
+			args := []string{"launch", "--sandbox", "on"}
+			if wait != "" {
+				args = append(args, "--ask-wait", wait)
+			}
+			e.chownTree()
+			cmd := e.lsCmd(ctx, append(args, "exec", "--", "/usr/bin/python3", "probe.py", file)...)
+			var errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &errb, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			return cmd, &errb
+		}
+
+		// Yes, once.
+		cmd, out := run("asked-yes.txt", "60s")
+		id := e.pendingID("test.ask")
+		if o, err := e.approve("show", id); err != nil || !strings.Contains(o, "REASON-MARK") || !strings.Contains(o, "touch asked-yes.txt") {
+			t.Errorf("approve show %s: %v\n%s", id, err, o)
+		}
+		if o, err := e.approve("yes", id); err != nil {
+			t.Fatalf("approve yes: %v\n%s", err, o)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("launch exec after yes: %v\n%s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(e.ws, "asked-yes.txt")); err != nil {
+			t.Errorf("yes: the command did not run: %v\n%s", err, out)
+		}
+		probe, _ := os.ReadFile(filepath.Join(e.ws, "ring-probe.txt"))
+		for _, want := range []string{"ring_dir=absent", "ring_connect=FileNotFoundError", "session=s-"} {
+			if !strings.Contains(string(probe), want) {
+				t.Errorf("the ring reached the approval socket: want %s in\n%s", want, probe)
+			}
+		}
+		sbx, _ := os.ReadFile(filepath.Join(e.ws, "sbx-probe.txt"))
+		if strings.TrimSpace(string(sbx)) != "sbx_dir=absent" {
+			t.Errorf("the command sandbox: %q, want sbx_dir=absent", sbx)
+		}
+		e.askRecord("once", "approve")
+
+		// No.
+		cmd, out = run("asked-no.txt", "60s")
+		id = e.pendingID("test.ask")
+		if o, err := e.approve("no", id); err != nil {
+			t.Fatalf("approve no: %v\n%s", err, o)
+		}
+		if err := cmd.Wait(); err == nil {
+			t.Errorf("launch exec after no: status 0\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(e.ws, "asked-no.txt")); err == nil {
+			t.Errorf("no: the command ran")
+		}
+		if !strings.Contains(out.String(), "The person said no") || !strings.Contains(out.String(), "HINT-MARK") {
+			t.Errorf("no: the refusal does not say so:\n%s", out)
+		}
+		e.askRecord("no", "approve")
+
+		// No wait: refused at once, with how to approve next time.
+		cmd, out = run("asked-none.txt", "")
+		if err := cmd.Wait(); err == nil {
+			t.Errorf("launch exec without --ask-wait: status 0\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(e.ws, "asked-none.txt")); err == nil {
+			t.Errorf("without a wait: the command ran")
+		}
+		if !strings.Contains(out.String(), "--ask-wait") || !strings.Contains(out.String(), "lite-sandbox approve") {
+			t.Errorf("without a wait: the refusal does not say how to approve:\n%s", out)
+		}
+		e.askRecord("", "none")
+	})
+}

@@ -1,0 +1,302 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+// Package approval is how a person answers a command that an `ask` rule
+// holds back (docs/validator.md §8). The [Broker] lives in the
+// launcher, beside the session's judge, outside both rings: the agent's
+// own prompt can pose a question there (the hook `lite-sandbox hook
+// ask`), but only the person answers it, with a key at the terminal the
+// launcher owns, or with `lite-sandbox approve` on a socket that neither
+// ring shows (serve_unix.go). Nothing the model or a sandboxed command
+// reaches can say yes: an approved command still runs in the command
+// sandbox like any other, and approval never widens the sandbox.
+package approval
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+)
+
+// DirName is the directory of the approval sockets in the sessions'
+// runtime root: a sibling of the session directories, never bound into
+// either ring (each ring shows only its own session directory), mode
+// 0700. One socket a session, named after it.
+const DirName = "approve"
+
+// SocketPath is session's approval socket under the runtime root.
+func SocketPath(root, session string) string {
+	return filepath.Join(root, DirName, session+".sock")
+}
+
+// Question is one `ask` rule's question about one command.
+type Question struct {
+	ID      string `json:"id"`
+	Session string `json:"session"`
+	Rule    string `json:"rule"`
+	Reason  string `json:"reason"`
+	Hint    string `json:"hint,omitempty"`
+	// Command is the command as it was judged (the model's text); Shape
+	// the canonical text of the simple command the rule matched, which
+	// "yes for this session" grants.
+	Command string    `json:"command"`
+	Shape   string    `json:"shape"`
+	Cwd     string    `json:"cwd,omitempty"`
+	Asked   time.Time `json:"asked"`
+}
+
+// Reply is a person's answer.
+type Reply string
+
+// The replies.
+const (
+	Once       Reply = "once"    // yes, this command, this time
+	ForSession Reply = "session" // yes, and to the same rule and command shape for the rest of the session
+	No         Reply = "no"
+)
+
+// ParseReply reads a reply as `lite-sandbox approve` takes it.
+func ParseReply(s string) (Reply, error) {
+	switch Reply(s) {
+	case Once, ForSession, No:
+		return Reply(s), nil
+	}
+	return "", fmt.Errorf("unknown answer %q (want once, session or no)", s)
+}
+
+// How says where an answer came from.
+type How string
+
+// The ways a question ends.
+const (
+	ByPrompt  How = "prompt"  // the agent's own prompt, answered with a key at the terminal
+	ByApprove How = "approve" // lite-sandbox approve
+	ByGrant   How = "grant"   // an earlier "yes for this session"
+	Timeout   How = "timeout" // nobody answered in time
+	NoOne     How = "none"    // nobody could be asked (no prompt, no wait)
+)
+
+// Answer is how one question ended.
+type Answer struct {
+	Reply Reply // "" when nobody answered
+	How   How
+	// By says who answered ("uid 1000", "the person at the terminal").
+	By string
+	At time.Time
+}
+
+// Yes reports whether the command may run.
+func (a Answer) Yes() bool { return a.Reply == Once || a.Reply == ForSession }
+
+// Broker holds a session's questions, its "yes for this session" grants
+// and the questions the agent's prompt posed. It is safe for concurrent
+// use.
+type Broker struct {
+	session string
+	// wait bounds how long a command waits for `lite-sandbox approve`;
+	// 0 refuses at once.
+	wait time.Duration
+	// prompt is set when the agent's own prompt can ask (the agent runs
+	// on the launcher's pty and its adapter poses questions).
+	prompt bool
+	// lastInput is when the person last typed at the terminal the
+	// launcher owns (zero when never).
+	lastInput func() time.Time
+	now       func() time.Time
+
+	mu      sync.Mutex
+	pending map[string]*pending
+	grants  map[string]bool
+	posed   map[string]posed
+	changed chan struct{} // closed and renewed when pending changes (tests)
+}
+
+type pending struct {
+	q    Question
+	done chan Answer // buffered 1
+}
+
+// posed is a question the agent's prompt showed, for the agent process
+// pid, at a time.
+type posed struct {
+	pid int
+	at  time.Time
+}
+
+// postedFor bounds how long a question posed in the agent's prompt
+// stays answerable: long enough for a person to read it.
+const postedFor = 30 * time.Minute
+
+// Options configure a [Broker].
+type Options struct {
+	Session string
+	Wait    time.Duration
+	// Prompt says that the agent's own prompt asks; LastInput tells
+	// when the person last typed at the launcher's terminal.
+	Prompt    bool
+	LastInput func() time.Time
+}
+
+// New returns a session's broker.
+func New(o Options) *Broker {
+	last := o.LastInput
+	if last == nil {
+		last = func() time.Time { return time.Time{} }
+	}
+	return &Broker{session: o.Session, wait: o.Wait, prompt: o.Prompt && o.LastInput != nil, lastInput: last, now: time.Now,
+		pending: map[string]*pending{}, grants: map[string]bool{}, posed: map[string]posed{}, changed: make(chan struct{})}
+}
+
+// SetSession names the session the questions are of (known once its
+// directory exists).
+func (b *Broker) SetSession(id string) {
+	b.mu.Lock()
+	b.session = id
+	b.mu.Unlock()
+}
+
+// Wait is how long a command waits for `lite-sandbox approve`.
+func (b *Broker) Wait() time.Duration { return b.wait }
+
+// Prompting reports whether the agent's own prompt asks.
+func (b *Broker) Prompting() bool { return b.prompt }
+
+func grantKey(q Question) string { return q.Rule + "\x00" + q.Shape }
+func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
+
+// Pose records that the agent's own prompt is about to ask about q, for
+// the agent process pid (the parent of the hook's shim), and reports
+// whether it should: not when a grant answers q anyway, nor when the
+// session has no prompt. Posing answers nothing: the command that
+// follows is let through only for the same process, and only after a
+// key at the terminal (see [Broker.Decide]).
+func (b *Broker) Pose(q Question, pid int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.grants[grantKey(q)] || !b.prompt {
+		return false
+	}
+	b.posed[posedKey(q)] = posed{pid: pid, at: b.now()}
+	return true
+}
+
+// Decide answers q, asked for a command of the agent process pid: a
+// grant of this session, else the agent's prompt (posed for the same
+// command and process, then a key typed at the launcher's terminal),
+// else a person with `lite-sandbox approve`, for at most the session's
+// wait. notify gets one line saying how to answer while it waits. ctx
+// ending (the command's shim killed) ends the wait with no answer.
+func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writer) Answer {
+	now := b.now()
+	b.mu.Lock()
+	if b.grants[grantKey(q)] {
+		b.mu.Unlock()
+		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: now}
+	}
+	key := posedKey(q)
+	if p, ok := b.posed[key]; ok && p.pid == pid && now.Sub(p.at) < postedFor {
+		if typed := b.lastInput(); typed.After(p.at) {
+			delete(b.posed, key)
+			b.mu.Unlock()
+			return Answer{Reply: Once, How: ByPrompt, By: "the person at the terminal, in the agent's prompt", At: typed}
+		}
+	}
+	if b.wait <= 0 {
+		b.mu.Unlock()
+		return Answer{How: NoOne, At: now}
+	}
+	p := &pending{done: make(chan Answer, 1)}
+	p.q = q
+	p.q.ID, p.q.Session, p.q.Asked = newID(), b.session, now
+	b.pending[p.q.ID] = p
+	b.signal()
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.pending, p.q.ID)
+		b.signal()
+		b.mu.Unlock()
+	}()
+	if notify != nil {
+		fmt.Fprintf(notify, "lite-sandbox: %s needs a person's yes; waiting up to %s: lite-sandbox approve yes %s (or: no %s)\n",
+			q.Rule, b.wait.Round(time.Second), p.q.ID, p.q.ID)
+	}
+	t := time.NewTimer(b.wait)
+	defer t.Stop()
+	select {
+	case a := <-p.done:
+		return a
+	case <-t.C:
+		return Answer{How: Timeout, At: b.now()}
+	case <-ctx.Done():
+		return Answer{How: Timeout, At: b.now()}
+	}
+}
+
+// Pending lists the questions waiting for `lite-sandbox approve`,
+// oldest first.
+func (b *Broker) Pending() []Question {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Question, 0, len(b.pending))
+	for _, p := range b.pending {
+		out = append(out, p.q)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Asked.Before(out[j].Asked) })
+	return out
+}
+
+// ErrUnknown is the answer to a question that is not (or no longer)
+// pending.
+var ErrUnknown = errors.New("no such question is waiting (answered, timed out, or its command ended)")
+
+// Answer answers the pending question id with r, by who.
+func (b *Broker) Answer(id string, r Reply, who string) error {
+	if _, err := ParseReply(string(r)); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.pending[id]
+	if !ok {
+		return fmt.Errorf("question %s: %w", id, ErrUnknown)
+	}
+	if r == ForSession {
+		b.grants[grantKey(p.q)] = true
+	}
+	delete(b.pending, id)
+	b.signal()
+	p.done <- Answer{Reply: r, How: ByApprove, By: who, At: b.now()}
+	return nil
+}
+
+// signal wakes whoever waits for a change of the pending questions;
+// b.mu is held.
+func (b *Broker) signal() {
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// Changed returns a channel closed at the next change of the pending
+// questions.
+func (b *Broker) Changed() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.changed
+}
+
+// newID is a short random question id.
+func newID() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
