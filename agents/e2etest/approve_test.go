@@ -232,3 +232,128 @@ func TestApproveExec(t *testing.T) {
 		e.askRecord("", "none")
 	})
 }
+
+// claudeBypassState is claudeTUIState with bypass mode's warning
+// accepted (users of --dangerously-skip-permissions said yes once).
+func claudeBypassState(e *env) {
+	claudeTUIState(e)
+	e.write("~/.claude/settings.json", `{"skipDangerousModePermissionPrompt": true}`)
+}
+
+// TestClaudeAskTUI: in Claude's TUI under launch, in bypass mode (where
+// Claude asks nothing of its own), a command of an ask rule shows
+// Claude's own permission dialog with the rule and its reason; Yes runs
+// it in the command sandbox (the probe's facts), No leaves it unrun.
+// Each answer is in the audit log. The baseline is the same command
+// that no rule holds back: no dialog, it just runs.
+func TestClaudeAskTUI(t *testing.T) {
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	for _, c := range []struct {
+		name, key string
+		ran       bool
+	}{{"yes", "Enter", true}, {"no", "Escape", false}, {"baseline", "", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, bin, "")
+			e.sentinel()
+			e.withAskRule()
+			file := "asked.txt"
+			if c.key == "" {
+				file = "other.txt"
+			}
+			e.setCommand("touch " + file + "; " + e.probe("ask-"+c.name))
+			claudeBypassState(e)
+			u := e.startTUI(claudeEnv(e), binary, "launch", "--sandbox", "on", "claude", "--", "--dangerously-skip-permissions")
+			u.waitScreen("bypass permissions on")
+			if c.key == "" {
+				u.submit("run the command", "the answer", u.shows(finalText))
+				if strings.Contains(u.screen(), "Do you want to proceed?") {
+					t.Errorf("baseline: a dialog for a command no rule holds back:\n%s", u.screen())
+				}
+			} else {
+				u.submit("run the command", "Claude's dialog", u.shows("Do you want to proceed?"))
+				scr := u.screen()
+				for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK"} {
+					if !strings.Contains(scr, want) {
+						t.Errorf("the dialog does not show %q:\n%s", want, scr)
+					}
+				}
+				u.keys(c.key)
+				if c.ran {
+					u.waitFor("the answer", u.shows(finalText))
+				} else {
+					u.waitFor("the refusal", func() bool { return !strings.Contains(u.screen(), "Do you want to proceed?") })
+				}
+			}
+			_, err := os.Stat(filepath.Join(e.ws, file))
+			if ran := err == nil; ran != c.ran {
+				t.Errorf("%s ran: %v, want %v; the terminal shows:\n%s", file, ran, c.ran, u.screen())
+			}
+			u.submit("/exit", "launch to exit", u.exited)
+			u.finish(0)
+			switch c.name {
+			case "yes":
+				e.checkProbe("ask-yes", u.screen(), "")
+				e.askRecord("once", "prompt")
+			case "no":
+				if e.probeFacts("ask-no") != nil {
+					t.Errorf("no: the probe ran")
+				}
+				for _, r := range e.auditRecords() {
+					if r["rule"] == "test.ask" {
+						t.Errorf("no: Claude sent the command anyway: %v", r)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestClaudeAskPrint: Claude run without a terminal (-p), where no
+// prompt of its own can ask: with --ask-wait the command waits for
+// `lite-sandbox approve`, and yes runs it; without, it is refused at
+// once and the model reads how a person can approve next time. Root and
+// unprivileged.
+func TestClaudeAskPrint(t *testing.T) {
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	mk := func(t *testing.T) *env {
+		e := newEnv(t, bin, "touch asked.txt")
+		e.withAskRule()
+		return e
+	}
+	asUsers(t, mk, "claude", func(t *testing.T, e *env) {
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		defer cancel()
+		e.chownTree()
+		cmd := e.lsCmd(ctx, "launch", "--sandbox", "on", "--ask-wait", "60s", "claude", "--",
+			"-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
+		cmd.Env = append(cmd.Env, claudeEnv(e)...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		id := e.pendingID("test.ask")
+		if o, err := e.approve("yes", id); err != nil {
+			t.Fatalf("approve yes: %v\n%s", err, o)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("launch claude: %v\n%s", err, out.String())
+		}
+		if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err != nil {
+			t.Errorf("yes: the command did not run\n%s", out.String())
+		}
+		e.askRecord("once", "approve")
+
+		os.Remove(filepath.Join(e.ws, "asked.txt"))
+		e.setCommand("touch asked.txt")
+		stdout, stderr, _ := runClaude(e)
+		res := e.result(stdout, stderr)
+		if !strings.Contains(res, "--ask-wait") || !strings.Contains(res, "REASON-MARK") {
+			t.Errorf("without a wait: the model read %q", res)
+		}
+		if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err == nil {
+			t.Errorf("without a wait: the command ran")
+		}
+		e.askRecord("", "none")
+	})
+}
