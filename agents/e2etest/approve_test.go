@@ -357,3 +357,62 @@ func TestClaudeAskPrint(t *testing.T) {
 		e.askRecord("", "none")
 	})
 }
+
+// TestPiAskTUI: in Pi's TUI under launch, a command of an ask rule shows
+// Pi's own confirm dialog (from our extension) with the rule and its
+// reason; yes runs it in the command sandbox, no refuses it and the
+// model reads that the person said no. The baseline is a command no rule
+// holds back: no dialog, it runs.
+func TestPiAskTUI(t *testing.T) {
+	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
+	for _, c := range []struct {
+		name, key string
+		ran       bool
+	}{{"yes", "Enter", true}, {"no", "Escape", false}, {"baseline", "", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, bin, "")
+			e.sentinel()
+			e.withAskRule()
+			file := "asked.txt"
+			if c.key == "" {
+				file = "other.txt"
+			}
+			e.setCommand("touch " + file + "; " + e.probe("ask-"+c.name))
+			env := piSetup(e)
+			u := e.startTUI(append(env, "TERM=xterm-256color"), binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model")
+			u.waitScreen("! bash")
+			if c.key == "" {
+				u.submit("run the command", "the answer", u.shows(finalText))
+			} else {
+				u.submit("run the command", "Pi's dialog", u.shows("needs your yes"))
+				scr := u.screen()
+				for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK"} {
+					if !strings.Contains(scr, want) {
+						t.Errorf("the dialog does not show %q:\n%s", want, scr)
+					}
+				}
+				u.keys(c.key)
+				u.waitFor("the answer", u.shows(finalText))
+			}
+			_, err := os.Stat(filepath.Join(e.ws, file))
+			if ran := err == nil; ran != c.ran {
+				t.Errorf("%s ran: %v, want %v; the terminal shows:\n%s", file, ran, c.ran, u.screen())
+			}
+			res := e.result(u.screen(), "")
+			u.submit("/quit", "launch to exit", u.exited)
+			u.finish(0)
+			switch c.name {
+			case "yes":
+				e.checkProbe("ask-yes", u.screen(), "")
+				e.askRecord("once", "prompt")
+			case "no":
+				if !strings.Contains(res, "the person said no") {
+					t.Errorf("no: the model read %q", res)
+				}
+				if e.probeFacts("ask-no") != nil {
+					t.Errorf("no: the probe ran")
+				}
+			}
+		})
+	}
+}

@@ -25,6 +25,35 @@ const access: Record<string, "read" | "search" | "write"> = {
 	read: "read", write: "write", edit: "write", ls: "search", find: "search", grep: "search",
 };
 
+// shellQuote quotes s for the shim's parser as one word.
+function shellQuote(s: string): string {
+	return "'" + s.replace(/'/g, "'\\''") + "'";
+}
+
+// askFirst tells the session's judge, through the shim, that Pi's own
+// prompt is about to run command (docs/validator.md §8): when an ask
+// rule holds it back, the judge answers {ask: true, message} and the
+// person answers in Pi's confirm dialog. It answers nothing itself: the
+// judge lets the command through only for this process and after a key
+// at the launcher's terminal. A failure asks nothing, and the shim then
+// judges the command as any other (refused, or waiting for
+// `lite-sandbox approve`).
+function askFirst(shim: string, exe: string, command: string, cwd: string): { ask: boolean; message: string } {
+	try {
+		const out = execFileSync(shim, ["-c", shellQuote(exe) + " hook ask"], {
+			input: JSON.stringify({ command, cwd }),
+			encoding: "utf8",
+			timeout: 15000,
+			cwd,
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		const v = JSON.parse(out);
+		return { ask: v.ask === true, message: String(v.message || "") };
+	} catch {
+		return { ask: false, message: "" };
+	}
+}
+
 // judge asks lite-sandbox about one path; it returns the refusal's
 // reason, or "" when allowed, and throws when it cannot tell.
 function judge(exe: string, a: string, p: string, cwd: string): string {
@@ -46,12 +75,25 @@ export default function (pi: ExtensionAPI) {
 		// commands unsandboxed.
 		throw new Error("lite-sandbox: LITE_SANDBOX_SHIM is not set; start pi with `lite-sandbox launch pi`");
 	}
+	const exe = process.env.LITE_SANDBOX_EXE;
+	if (!exe) {
+		throw new Error("lite-sandbox: LITE_SANDBOX_EXE is not set; start pi with `lite-sandbox launch pi`");
+	}
 	// shellPath is passed explicitly: a project's .pi/settings.json
 	// shellPath must not matter.
 	const base = createBashToolDefinition(process.cwd(), { shellPath: shim });
 	pi.registerTool({
 		...base,
 		async execute(id, params, signal, onUpdate, ctx) {
+			if (ctx && ctx.hasUI && exe) {
+				const q = askFirst(shim, exe, params.command, ctx.cwd);
+				if (q.ask) {
+					const yes = await ctx.ui.confirm("lite-sandbox: this command needs your yes", q.message + "\n\n  " + params.command, { signal });
+					if (!yes) {
+						throw new Error("lite-sandbox: the person said no; it was not run. Do not try it another way; ask the user what they want instead. (" + q.message + ")");
+					}
+				}
+			}
 			// The session's cwd can change between calls.
 			const tool = createBashToolDefinition(ctx.cwd, { shellPath: shim });
 			return tool.execute(id, params, signal, onUpdate, ctx);
@@ -59,10 +101,6 @@ export default function (pi: ExtensionAPI) {
 	});
 	pi.on("user_bash", () => ({ operations: createLocalBashOperations({ shellPath: shim }) }));
 
-	const exe = process.env.LITE_SANDBOX_EXE;
-	if (!exe) {
-		throw new Error("lite-sandbox: LITE_SANDBOX_EXE is not set; start pi with `lite-sandbox launch pi`");
-	}
 	pi.on("tool_call", (event: any, ctx: any) => {
 		const a = access[event.toolName];
 		if (!a) return undefined;
