@@ -416,3 +416,45 @@ func TestPiAskTUI(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexAskExec: `codex exec` has no prompt of its own that our hook
+// can make ask (docs/validator.md §8.4): an ask rule's command passes
+// its hook and waits in the shim for `lite-sandbox approve`; yes runs
+// it, and without a wait it is refused at once with how to approve.
+func TestCodexAskExec(t *testing.T) {
+	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
+	e := newEnv(t, bin, "touch asked.txt")
+	e.withAskRule()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := e.lsCmd(ctx, "launch", "--sandbox", "on", "--ask-wait", "60s", "codex", "--", "exec", "--skip-git-repo-check", "--json",
+		"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries", "run the command")
+	cmd.Env = append(cmd.Env, codexSetup(e)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id := e.pendingID("test.ask")
+	if o, err := e.approve("yes", id); err != nil {
+		t.Fatalf("approve yes: %v\n%s", err, o)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("launch codex: %v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err != nil {
+		t.Errorf("yes: the command did not run\n%s", out.String())
+	}
+	e.askRecord("once", "approve")
+
+	os.Remove(filepath.Join(e.ws, "asked.txt"))
+	e.setCommand("touch asked.txt")
+	stdout, stderr, _ := runCodex(e)
+	res := e.result(stdout, stderr)
+	if !strings.Contains(res, "--ask-wait") {
+		t.Errorf("without a wait: the model read %q", res)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err == nil {
+		t.Errorf("without a wait: the command ran")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
 // HookCmd is `lite-sandbox hook NAME` (an agent of registry.HookNames:
@@ -66,7 +67,10 @@ func (c *HookCmd) Run(g *Globals, io stdio) error {
 		c.config = cfg
 		out, code = h.Hook(in, func(cmd string) agents.Verdict {
 			r := v.Check(cmd)
-			return agents.Verdict{Allowed: r.Allowed(), Message: shims.DenialLine(r, cfg.Mode, cfg.Session != nil)}
+			// An ask rule's command goes on to the shim, whose judge asks
+			// a person (docs/validator.md §8); a hook has no one to ask.
+			ok := r.Allowed() || (r.Decision == policy.Ask && cfg.Session != nil)
+			return agents.Verdict{Allowed: ok, Message: shims.DenialLine(r, cfg.Mode, cfg.Session != nil)}
 		}, shim)
 	}
 	io.out.Write(out)
