@@ -115,9 +115,11 @@ func (r *rule) anyArg(s *argScan, idx []int) bool {
 		if a.dyn {
 			continue
 		}
-		v := strings.ToLower(a.val)
+		// A '*' of an argument glob also spans '/': a refspec such as
+		// :refs/heads/old is one argument, not a path.
+		v := strings.ReplaceAll(strings.ToLower(a.val), "/", "\x00")
 		for _, g := range r.args {
-			if ok, _ := path.Match(g, v); ok {
+			if ok, _ := path.Match(strings.ReplaceAll(g, "/", "\x00"), v); ok {
 				return true
 			}
 		}

@@ -204,6 +204,18 @@ func TestCheckArgv(t *testing.T) {
 		{[]string{"g\u200bit", "push"}, "deny shell.deceptive-bytes"},
 		{[]string{"echo", "a\x00b"}, "deny shell.deceptive-bytes"},
 		{[]string{"echo", "a\rb"}, "allow"},
+		// The default ask rules (docs/validator.md §8), and their
+		// neighbours that stay allowed or denied.
+		{[]string{"npm", "publish"}, "ask pkg.publish"},
+		{[]string{"npm", "publish", "--dry-run"}, "allow"},
+		{[]string{"sh", "-c", "cd pkg && cargo publish"}, "ask pkg.publish"},
+		{[]string{"git", "push", "origin", "--delete", "topic"}, "ask git.push.delete"},
+		{[]string{"git", "push", "origin", ":refs/heads/topic"}, "ask git.push.delete-refspec"},
+		{[]string{"git", "push", "--force", "--delete", "origin", "x"}, "deny git.push.force"},
+		{[]string{"git", "push", "origin", "+refs/heads/main"}, "deny git.push.refspec"},
+		{[]string{"terraform", "apply", "-auto-approve"}, "ask infra.apply"},
+		{[]string{"terraform", "plan"}, "allow"},
+		{[]string{"kubectl", "delete", "pod", "x"}, "ask infra.kubectl"},
 	} {
 		if r := v.CheckArgv(tc.argv); got(r) != tc.want {
 			t.Errorf("%q: got %s (%s), want %s", tc.argv, got(r), r.Reason, tc.want)
