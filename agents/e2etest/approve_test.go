@@ -240,20 +240,32 @@ func claudeBypassState(e *env) {
 	e.write("~/.claude/settings.json", `{"skipDangerousModePermissionPrompt": true}`)
 }
 
-// TestClaudeAskTUI: in Claude's TUI under launch, in bypass mode (where
-// Claude asks nothing of its own), a command of an ask rule shows
-// Claude's own permission dialog with the rule and its reason; Yes runs
-// it in the command sandbox (the probe's facts), No leaves it unrun.
-// Each answer is in the audit log. The baseline is the same command
-// that no rule holds back: no dialog, it just runs.
-func TestClaudeAskTUI(t *testing.T) {
-	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+// askTUI is an agent whose TUI asks the person itself.
+type askTUI struct {
+	bin string
+	// start returns the launch command line and its environment, for
+	// e with its ask rule and mock command.
+	start func(e *env) (argv, env []string)
+	// ready is on the screen when the TUI takes a prompt, dialog while
+	// its dialog asks, quit its exit command.
+	ready, dialog, quit string
+	// noNeverSent: after a no the agent never sends the command (Claude);
+	// otherwise the model reads that the person said no.
+	noNeverSent bool
+}
+
+// testAskTUI: under launch, a command of an ask rule shows the agent's
+// own dialog with the rule, its reason and hint; yes (Enter) runs it in
+// the command sandbox (the probe's facts) and the audit record says it
+// was answered in the prompt; no (Esc) leaves it unrun. The baseline is
+// a command no rule holds back: no dialog, it just runs.
+func testAskTUI(t *testing.T, a askTUI) {
 	for _, c := range []struct {
 		name, key string
 		ran       bool
 	}{{"yes", "Enter", true}, {"no", "Escape", false}, {"baseline", "", true}} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, bin, "")
+			e := newEnv(t, a.bin, "")
 			e.sentinel()
 			e.withAskRule()
 			file := "asked.txt"
@@ -261,16 +273,16 @@ func TestClaudeAskTUI(t *testing.T) {
 				file = "other.txt"
 			}
 			e.setCommand("touch " + file + "; " + e.probe("ask-"+c.name))
-			claudeBypassState(e)
-			u := e.startTUI(claudeEnv(e), binary, "launch", "--sandbox", "on", "claude", "--", "--dangerously-skip-permissions")
-			u.waitScreen("bypass permissions on")
+			argv, env := a.start(e)
+			u := e.startTUI(env, argv...)
+			u.waitScreen(a.ready)
 			if c.key == "" {
 				u.submit("run the command", "the answer", u.shows(finalText))
-				if strings.Contains(u.screen(), "Do you want to proceed?") {
+				if strings.Contains(u.screen(), a.dialog) {
 					t.Errorf("baseline: a dialog for a command no rule holds back:\n%s", u.screen())
 				}
 			} else {
-				u.submit("run the command", "Claude's dialog", u.shows("Do you want to proceed?"))
+				u.submit("run the command", "the agent's dialog", u.shows(a.dialog))
 				scr := u.screen()
 				for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK"} {
 					if !strings.Contains(scr, want) {
@@ -278,17 +290,20 @@ func TestClaudeAskTUI(t *testing.T) {
 					}
 				}
 				u.keys(c.key)
-				if c.ran {
+				u.waitFor("the dialog to close", func() bool { return !strings.Contains(u.screen(), a.dialog) })
+				if c.ran || !a.noNeverSent {
 					u.waitFor("the answer", u.shows(finalText))
-				} else {
-					u.waitFor("the refusal", func() bool { return !strings.Contains(u.screen(), "Do you want to proceed?") })
 				}
 			}
 			_, err := os.Stat(filepath.Join(e.ws, file))
 			if ran := err == nil; ran != c.ran {
 				t.Errorf("%s ran: %v, want %v; the terminal shows:\n%s", file, ran, c.ran, u.screen())
 			}
-			u.submit("/exit", "launch to exit", u.exited)
+			var res string
+			if c.name == "no" && !a.noNeverSent {
+				res = e.result(u.screen(), "")
+			}
+			u.submit(a.quit, "launch to exit", u.exited)
 			u.finish(0)
 			switch c.name {
 			case "yes":
@@ -298,14 +313,81 @@ func TestClaudeAskTUI(t *testing.T) {
 				if e.probeFacts("ask-no") != nil {
 					t.Errorf("no: the probe ran")
 				}
-				for _, r := range e.auditRecords() {
-					if r["rule"] == "test.ask" {
-						t.Errorf("no: Claude sent the command anyway: %v", r)
-					}
+				if !a.noNeverSent && !strings.Contains(res, "the person said no") {
+					t.Errorf("no: the model read %q", res)
 				}
 			}
 		})
 	}
+}
+
+// TestClaudeAskTUI: Claude's own permission dialog, in bypass mode
+// (where Claude asks nothing of its own).
+func TestClaudeAskTUI(t *testing.T) {
+	testAskTUI(t, askTUI{
+		bin: agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197"),
+		start: func(e *env) ([]string, []string) {
+			claudeBypassState(e)
+			return []string{binary, "launch", "--sandbox", "on", "claude", "--", "--dangerously-skip-permissions"}, claudeEnv(e)
+		},
+		ready: "bypass permissions on", dialog: "Do you want to proceed?", quit: "/exit", noNeverSent: true,
+	})
+}
+
+// TestPiAskTUI: Pi's own confirm dialog, from our extension.
+func TestPiAskTUI(t *testing.T) {
+	testAskTUI(t, askTUI{
+		bin: agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1"),
+		start: func(e *env) ([]string, []string) {
+			env := append(piSetup(e), "TERM=xterm-256color")
+			return []string{binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model"}, env
+		},
+		ready: "! bash", dialog: "needs your yes", quit: "/quit",
+	})
+}
+
+// approvedLaunch runs `lite-sandbox launch --ask-wait 60s ARGS` (the
+// agent's mock command touches asked.txt) and answers its question with
+// `lite-sandbox approve yes`: the command runs, and the audit record
+// says who answered.
+func (e *env) approvedLaunch(extraEnv []string, args ...string) {
+	t := e.t
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	e.chownTree()
+	cmd := e.lsCmd(ctx, append([]string{"launch", "--sandbox", "on", "--ask-wait", "60s"}, args...)...)
+	cmd.Env = append(cmd.Env, extraEnv...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id := e.pendingID("test.ask")
+	if o, err := e.approve("yes", id); err != nil {
+		t.Fatalf("approve yes: %v\n%s", err, o)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("launch: %v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err != nil {
+		t.Errorf("yes: the command did not run\n%s", out.String())
+	}
+	e.askRecord("once", "approve")
+	os.Remove(filepath.Join(e.ws, "asked.txt"))
+}
+
+// refusedAtOnce checks what the model read of an ask command in a
+// session without a wait: refused, and told how to approve.
+func (e *env) refusedAtOnce(res string) {
+	e.t.Helper()
+	if !strings.Contains(res, "--ask-wait") || !strings.Contains(res, "REASON-MARK") {
+		e.t.Errorf("without a wait: the model read %q", res)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err == nil {
+		e.t.Errorf("without a wait: the command ran")
+	}
+	e.askRecord("", "none")
 }
 
 // TestClaudeAskPrint: Claude run without a terminal (-p), where no
@@ -321,100 +403,11 @@ func TestClaudeAskPrint(t *testing.T) {
 		return e
 	}
 	asUsers(t, mk, "claude", func(t *testing.T, e *env) {
-		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-		defer cancel()
-		e.chownTree()
-		cmd := e.lsCmd(ctx, "launch", "--sandbox", "on", "--ask-wait", "60s", "claude", "--",
-			"-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
-		cmd.Env = append(cmd.Env, claudeEnv(e)...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		id := e.pendingID("test.ask")
-		if o, err := e.approve("yes", id); err != nil {
-			t.Fatalf("approve yes: %v\n%s", err, o)
-		}
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("launch claude: %v\n%s", err, out.String())
-		}
-		if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err != nil {
-			t.Errorf("yes: the command did not run\n%s", out.String())
-		}
-		e.askRecord("once", "approve")
-
-		os.Remove(filepath.Join(e.ws, "asked.txt"))
+		e.approvedLaunch(claudeEnv(e), "claude", "--", "-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
 		e.setCommand("touch asked.txt")
 		stdout, stderr, _ := runClaude(e)
-		res := e.result(stdout, stderr)
-		if !strings.Contains(res, "--ask-wait") || !strings.Contains(res, "REASON-MARK") {
-			t.Errorf("without a wait: the model read %q", res)
-		}
-		if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err == nil {
-			t.Errorf("without a wait: the command ran")
-		}
-		e.askRecord("", "none")
+		e.refusedAtOnce(e.result(stdout, stderr))
 	})
-}
-
-// TestPiAskTUI: in Pi's TUI under launch, a command of an ask rule shows
-// Pi's own confirm dialog (from our extension) with the rule and its
-// reason; yes runs it in the command sandbox, no refuses it and the
-// model reads that the person said no. The baseline is a command no rule
-// holds back: no dialog, it runs.
-func TestPiAskTUI(t *testing.T) {
-	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
-	for _, c := range []struct {
-		name, key string
-		ran       bool
-	}{{"yes", "Enter", true}, {"no", "Escape", false}, {"baseline", "", true}} {
-		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, bin, "")
-			e.sentinel()
-			e.withAskRule()
-			file := "asked.txt"
-			if c.key == "" {
-				file = "other.txt"
-			}
-			e.setCommand("touch " + file + "; " + e.probe("ask-"+c.name))
-			env := piSetup(e)
-			u := e.startTUI(append(env, "TERM=xterm-256color"), binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model")
-			u.waitScreen("! bash")
-			if c.key == "" {
-				u.submit("run the command", "the answer", u.shows(finalText))
-			} else {
-				u.submit("run the command", "Pi's dialog", u.shows("needs your yes"))
-				scr := u.screen()
-				for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK"} {
-					if !strings.Contains(scr, want) {
-						t.Errorf("the dialog does not show %q:\n%s", want, scr)
-					}
-				}
-				u.keys(c.key)
-				u.waitFor("the answer", u.shows(finalText))
-			}
-			_, err := os.Stat(filepath.Join(e.ws, file))
-			if ran := err == nil; ran != c.ran {
-				t.Errorf("%s ran: %v, want %v; the terminal shows:\n%s", file, ran, c.ran, u.screen())
-			}
-			res := e.result(u.screen(), "")
-			u.submit("/quit", "launch to exit", u.exited)
-			u.finish(0)
-			switch c.name {
-			case "yes":
-				e.checkProbe("ask-yes", u.screen(), "")
-				e.askRecord("once", "prompt")
-			case "no":
-				if !strings.Contains(res, "the person said no") {
-					t.Errorf("no: the model read %q", res)
-				}
-				if e.probeFacts("ask-no") != nil {
-					t.Errorf("no: the probe ran")
-				}
-			}
-		})
-	}
 }
 
 // TestCodexAskExec: `codex exec` has no prompt of its own that our hook
@@ -425,36 +418,9 @@ func TestCodexAskExec(t *testing.T) {
 	bin := agentBin(t, "codex", "npm install -g @openai/codex@0.171.0")
 	e := newEnv(t, bin, "touch asked.txt")
 	e.withAskRule()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := e.lsCmd(ctx, "launch", "--sandbox", "on", "--ask-wait", "60s", "codex", "--", "exec", "--skip-git-repo-check", "--json",
+	e.approvedLaunch(codexSetup(e), "codex", "--", "exec", "--skip-git-repo-check", "--json",
 		"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries", "run the command")
-	cmd.Env = append(cmd.Env, codexSetup(e)...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	id := e.pendingID("test.ask")
-	if o, err := e.approve("yes", id); err != nil {
-		t.Fatalf("approve yes: %v\n%s", err, o)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("launch codex: %v\n%s", err, out.String())
-	}
-	if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err != nil {
-		t.Errorf("yes: the command did not run\n%s", out.String())
-	}
-	e.askRecord("once", "approve")
-
-	os.Remove(filepath.Join(e.ws, "asked.txt"))
 	e.setCommand("touch asked.txt")
 	stdout, stderr, _ := runCodex(e)
-	res := e.result(stdout, stderr)
-	if !strings.Contains(res, "--ask-wait") {
-		t.Errorf("without a wait: the model read %q", res)
-	}
-	if _, err := os.Stat(filepath.Join(e.ws, "asked.txt")); err == nil {
-		t.Errorf("without a wait: the command ran")
-	}
+	e.refusedAtOnce(e.result(stdout, stderr))
 }
