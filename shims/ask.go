@@ -60,11 +60,7 @@ func (s *Shim) ask(r validator.Result) bool {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var notify io.Writer
-	if s.stderr != nil {
-		notify = s.stderr
-	}
-	s.answer = s.approvals.Decide(ctx, s.question(r, s.judged, s.Cwd), s.asker, notify)
+	s.answer = s.approvals.Decide(ctx, s.question(r, s.judged, s.Cwd), s.asker, s.stderr)
 	return s.answer.Yes()
 }
 
