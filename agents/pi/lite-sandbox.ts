@@ -16,6 +16,9 @@
 // failure of the check fails closed. The agent ring is the boundary;
 // this explains (grep and find spawn rg and fd themselves, so their
 // search path is judged before they start).
+//
+// In the TUI, a command of an `ask` rule is put to the person first, in
+// Pi's own confirm dialog (askFirst; docs/validator.md §8).
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { createBashToolDefinition, createLocalBashOperations } from "@mariozechner/pi-coding-agent";
 import { execFileSync } from "node:child_process";
@@ -85,7 +88,7 @@ export default function (pi: ExtensionAPI) {
 	pi.registerTool({
 		...base,
 		async execute(id, params, signal, onUpdate, ctx) {
-			if (ctx && ctx.hasUI && exe) {
+			if (ctx && ctx.hasUI) {
 				const q = askFirst(shim, exe, params.command, ctx.cwd);
 				if (q.ask) {
 					const yes = await ctx.ui.confirm("lite-sandbox: this command needs your yes", q.message + "\n\n  " + params.command, { signal });

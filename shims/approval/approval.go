@@ -130,9 +130,9 @@ type posed struct {
 	at  time.Time
 }
 
-// postedFor bounds how long a question posed in the agent's prompt
+// posedFor bounds how long a question posed in the agent's prompt
 // stays answerable: long enough for a person to read it.
-const postedFor = 30 * time.Minute
+const posedFor = 30 * time.Minute
 
 // Options configure a [Broker].
 type Options struct {
@@ -201,7 +201,7 @@ func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writ
 		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: now}
 	}
 	key := posedKey(q)
-	if p, ok := b.posed[key]; ok && p.pid == pid && now.Sub(p.at) < postedFor {
+	if p, ok := b.posed[key]; ok && p.pid == pid && now.Sub(p.at) < posedFor {
 		if typed := b.lastInput(); typed.After(p.at) {
 			delete(b.posed, key)
 			b.mu.Unlock()
