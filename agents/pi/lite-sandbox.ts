@@ -88,15 +88,6 @@ export default function (pi: ExtensionAPI) {
 	pi.registerTool({
 		...base,
 		async execute(id, params, signal, onUpdate, ctx) {
-			if (ctx && ctx.hasUI) {
-				const q = askFirst(shim, exe, params.command, ctx.cwd);
-				if (q.ask) {
-					const yes = await ctx.ui.confirm("lite-sandbox: this command needs your yes", q.message + "\n\n  " + params.command, { signal });
-					if (!yes) {
-						throw new Error("lite-sandbox: the person said no; it was not run. Do not try it another way; ask the user what they want instead. (" + q.message + ")");
-					}
-				}
-			}
 			// The session's cwd can change between calls.
 			const tool = createBashToolDefinition(ctx.cwd, { shellPath: shim });
 			return tool.execute(id, params, signal, onUpdate, ctx);
@@ -104,7 +95,21 @@ export default function (pi: ExtensionAPI) {
 	});
 	pi.on("user_bash", () => ({ operations: createLocalBashOperations({ shellPath: shim }) }));
 
-	pi.on("tool_call", (event: any, ctx: any) => {
+	pi.on("tool_call", async (event: any, ctx: any) => {
+		// The question is asked here, not in the tool's execute: Pi runs
+		// tool_call handlers one at a time but the calls of one reply at
+		// once, and a second dialog would hide the first for good.
+		if (event.toolName === "bash" && ctx && ctx.hasUI) {
+			const command = String((event.input || {}).command || "");
+			const q = askFirst(shim, exe, command, ctx.cwd || process.cwd());
+			if (q.ask) {
+				const yes = await ctx.ui.confirm("lite-sandbox: this command needs your yes", q.message + "\n\n  " + command, { signal: ctx.signal });
+				if (!yes) {
+					return { block: true, reason: "lite-sandbox: the person said no; it was not run. Do not try it another way; ask the user what they want instead. (" + q.message + ")" };
+				}
+			}
+			return undefined;
+		}
 		const a = access[event.toolName];
 		if (!a) return undefined;
 		const input = event.input || {};
