@@ -29,9 +29,26 @@ func (r *rule) matchCommand(base string) bool {
 }
 
 // globalValueOpts lists, per command, the global options that take a
-// separate value and come before the subcommand.
+// separate value and come before the subcommand, so that the value is
+// not taken for it (class 19: "kubectl -n prod delete pod x" is a
+// delete). Only options that really take a value belong here: a boolean
+// one would hide the subcommand behind it.
 var globalValueOpts = map[string][]string{
 	"git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"},
+	"kubectl": {"-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s", "--server",
+		"--token", "--as", "--as-group", "--as-uid", "--cache-dir", "--certificate-authority",
+		"--client-certificate", "--client-key", "--request-timeout", "--tls-server-name", "-v", "--v"},
+	"pulumi":     {"-C", "--cwd", "--color", "-v", "--verbose", "--tracing", "--profiling"},
+	"terragrunt": {"--terragrunt-working-dir", "--terragrunt-config", "--working-dir", "--config"},
+	"npm": {"-C", "--prefix", "-w", "--workspace", "--registry", "--userconfig", "--globalconfig",
+		"--cache", "--loglevel", "--tag", "--otp", "--access"},
+	"pnpm":   {"-C", "--dir", "-F", "--filter", "--filter-prod", "--loglevel", "--reporter"},
+	"yarn":   {"--cwd", "--cache-folder", "--modules-folder", "--global-folder", "--use-yarnrc", "--mutex", "--network-timeout"},
+	"bun":    {"--cwd"},
+	"cargo":  {"-C", "--config", "-Z", "--color"},
+	"poetry": {"-C", "--directory", "-P", "--project"},
+	"uv":     {"--directory", "--project", "--config-file", "--cache-dir", "--color"},
+	"hatch":  {"-e", "--env", "-p", "--project", "--data-dir", "--cache-dir", "--config"},
 }
 
 // argScan is the shape of a wrapper-free argument list (argv[1:]).

@@ -146,7 +146,13 @@ func TestScanSub(t *testing.T) {
 		{"git checkout -- .", "checkout", "."},
 		{"git -- push", "push", ""},
 		{"rm -rf -- -x y", "-x", "y"},
-		{"kubectl -n ns delete pod", "ns", "delete pod"},
+		{"kubectl -n ns delete pod", "delete", "pod"},
+		{"kubectl --context prod -v 6 apply -f x", "apply", "x"},
+		{"pulumi -C infra up", "up", ""},
+		{"yarn --cwd pkg publish", "publish", ""},
+		{"pnpm -r --filter web publish", "publish", ""},
+		{"npm -g ls x", "ls", "x"},
+		{"terraform -chdir=infra apply", "apply", ""},
 	} {
 		args, _ := argv(t, tc.cmd)
 		s := scanArgs(args[0].val, args[1:])

@@ -216,6 +216,17 @@ func TestCheckArgv(t *testing.T) {
 		{[]string{"terraform", "apply", "-auto-approve"}, "ask infra.apply"},
 		{[]string{"terraform", "plan"}, "allow"},
 		{[]string{"kubectl", "delete", "pod", "x"}, "ask infra.kubectl"},
+		// Global options before the subcommand, and flags that look
+		// like a dry run but are not one.
+		{[]string{"kubectl", "-n", "prod", "delete", "pod", "x"}, "ask infra.kubectl"},
+		{[]string{"kubectl", "apply", "-f", "x.yaml", "--dry-run=none"}, "ask infra.kubectl"},
+		{[]string{"kubectl", "apply", "-f", "x.yaml", "--dry-run=client"}, "allow"},
+		{[]string{"pulumi", "--cwd", "infra", "destroy"}, "ask infra.apply"},
+		{[]string{"yarn", "--cwd", "pkg", "publish"}, "ask pkg.publish"},
+		{[]string{"yarn", "workspace", "web", "npm", "publish"}, "ask pkg.publish.yarn-berry"},
+		{[]string{"poetry", "publish", "--build", "-n"}, "ask pkg.publish"},
+		{[]string{"git", "push", "origin", ":"}, "allow"},
+		{[]string{"git", "push", "--prune", "--delete", "origin", "x"}, "deny git.push.force"},
 	} {
 		if r := v.CheckArgv(tc.argv); got(r) != tc.want {
 			t.Errorf("%q: got %s (%s), want %s", tc.argv, got(r), r.Reason, tc.want)
