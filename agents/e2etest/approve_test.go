@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
 )
 
 // Approvals (#21, docs/validator.md §8): a command an `ask` rule holds
@@ -423,4 +425,37 @@ func TestCodexAskExec(t *testing.T) {
 	e.setCommand("touch asked.txt")
 	stdout, stderr, _ := runCodex(e)
 	e.refusedAtOnce(e.result(stdout, stderr))
+}
+
+// TestPiAskTwoCalls: two ask commands in one reply of the model (Pi runs
+// them at once) get one dialog each, in turn: yes to the first runs it,
+// no to the second leaves it unrun.
+func TestPiAskTwoCalls(t *testing.T) {
+	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
+	e := newEnv(t, bin, "")
+	e.withAskRule()
+	e.script(mockmodel.Turn{mockmodel.Shell("touch asked-1.txt"), mockmodel.Shell("touch asked-2.txt")})
+	env := append(piSetup(e), "TERM=xterm-256color")
+	u := e.startTUI(env, binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model")
+	u.waitScreen("! bash")
+	dialogFor := func(cmd string) func() bool {
+		return func() bool {
+			s := u.screen()
+			i := strings.LastIndex(s, "needs your yes")
+			return i >= 0 && strings.Contains(s[i:], cmd)
+		}
+	}
+	u.submit("run the commands", "the first dialog", dialogFor("touch asked-1.txt"))
+	u.keys("Enter")
+	u.waitFor("the second dialog", dialogFor("touch asked-2.txt"))
+	u.keys("Escape")
+	u.waitFor("the answer", u.shows(finalText))
+	u.submit("/quit", "launch to exit", u.exited)
+	u.finish(0)
+	if _, err := os.Stat(filepath.Join(e.ws, "asked-1.txt")); err != nil {
+		t.Errorf("yes to the first: it did not run\n%s", u.screen())
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "asked-2.txt")); err == nil {
+		t.Errorf("no to the second: it ran")
+	}
 }

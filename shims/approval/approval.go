@@ -114,8 +114,8 @@ type Broker struct {
 	mu      sync.Mutex
 	pending map[string]*pending
 	grants  map[string]bool
-	posed   map[string]posed
-	changed chan struct{} // closed and renewed when pending changes (tests)
+	posed   map[string][]posed // a command the agent asks about twice is posed twice
+	changed chan struct{}      // closed and renewed when pending changes (tests)
 }
 
 type pending struct {
@@ -151,7 +151,7 @@ func New(o Options) *Broker {
 		last = func() time.Time { return time.Time{} }
 	}
 	return &Broker{session: o.Session, wait: o.Wait, prompt: o.Prompt && o.LastInput != nil, lastInput: last, now: time.Now,
-		pending: map[string]*pending{}, grants: map[string]bool{}, posed: map[string]posed{}, changed: make(chan struct{})}
+		pending: map[string]*pending{}, grants: map[string]bool{}, posed: map[string][]posed{}, changed: make(chan struct{})}
 }
 
 // SetSession names the session the questions are of (known once its
@@ -183,7 +183,14 @@ func (b *Broker) Pose(q Question, pid int) bool {
 	if b.grants[grantKey(q)] || !b.prompt {
 		return false
 	}
-	b.posed[posedKey(q)] = posed{pid: pid, at: b.now()}
+	key, now := posedKey(q), b.now()
+	var keep []posed
+	for _, p := range b.posed[key] {
+		if now.Sub(p.at) < posedFor {
+			keep = append(keep, p)
+		}
+	}
+	b.posed[key] = append(keep, posed{pid: pid, at: now})
 	return true
 }
 
@@ -200,10 +207,13 @@ func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writ
 		b.mu.Unlock()
 		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: now}
 	}
-	key := posedKey(q)
-	if p, ok := b.posed[key]; ok && p.pid == pid && now.Sub(p.at) < posedFor {
-		if typed := b.lastInput(); typed.After(p.at) {
-			delete(b.posed, key)
+	key, typed := posedKey(q), b.lastInput()
+	for i, p := range b.posed[key] {
+		if p.pid == pid && now.Sub(p.at) < posedFor && typed.After(p.at) {
+			b.posed[key] = append(b.posed[key][:i:i], b.posed[key][i+1:]...)
+			if len(b.posed[key]) == 0 {
+				delete(b.posed, key)
+			}
 			b.mu.Unlock()
 			return Answer{Reply: Once, How: ByPrompt, By: "the person at the terminal, in the agent's prompt", At: typed}
 		}

@@ -56,12 +56,29 @@ func TestPrompt(t *testing.T) {
 				t.Fatalf("Decide = %+v, want %s yes=%v", a, c.want, c.wantYes)
 			}
 			if c.wantYes {
-				// Once only: the same command again is a new question.
+				// Once a pose: the same command again is a new question.
 				if a := b.Decide(context.Background(), run, c.pid, nil); a.Yes() {
 					t.Errorf("a posed question answered twice: %+v", a)
 				}
 			}
 		})
+	}
+}
+
+// TestPosedTwice: a command the agent asks about twice (two calls of
+// one reply) runs twice after the person's keys, and not a third time.
+func TestPosedTwice(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	ck := &clock{now: t0}
+	b := newBroker(ck, 0, true)
+	b.Pose(q, 7)
+	ck.now = t0.Add(time.Second)
+	b.Pose(q, 7)
+	ck.key, ck.now = t0.Add(2*time.Second), t0.Add(3*time.Second)
+	for i, want := range []bool{true, true, false} {
+		if a := b.Decide(context.Background(), q, 7, nil); a.Yes() != want {
+			t.Errorf("run %d: %+v, want yes=%v", i+1, a, want)
+		}
 	}
 }
 
