@@ -18,6 +18,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -91,7 +92,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		// Registered before Close, so it runs after the worker is gone.
 		defer scratch.finish(o.Stderr, o.KeepHome)
 		info.Prompt = canPrompt(o, ringSupported)
-		ask := Asking{Wait: o.AskWait, Prompt: info.Prompt}
+		ask := approval.Options{Wait: o.AskWait, Prompt: info.Prompt}
 		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir, ask, o.Stderr)
 		if err != nil {
 			return -1, err
@@ -136,10 +137,12 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 }
 
 // canPrompt says whether the agent's own prompt asks the session's
-// questions: an agent with an ask hook (agents.Asker), in the ring, on
-// the launcher's terminal (whose keys answer it: term.LastInput).
+// questions: a policy with an ask rule, an agent with an ask hook
+// (agents.Asker), in the ring, on the launcher's terminal (whose keys
+// answer it: term.LastInput). Otherwise no hook runs before its
+// commands.
 func canPrompt(o AgentOptions, ring bool) bool {
-	if _, ok := o.Agent.(agents.Asker); !ok || !ring {
+	if _, ok := o.Agent.(agents.Asker); !ok || !ring || !o.Policy.Asks() {
 		return false
 	}
 	f, ok := o.Stdin.(*os.File)

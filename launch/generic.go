@@ -84,7 +84,7 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 // openSession freezes the policy and opens a session for the workspace;
 // the session records the agent, the lite-sandbox binary and the agent's
 // private temp dir for its shims.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string, ask Asking, warn io.Writer) (*Session, error) {
+func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string, ask approval.Options, warn io.Writer) (*Session, error) {
 	spec, err := p.SandboxSpec(workspace, home, "")
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
@@ -96,7 +96,8 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 	}
 	// The session's questions: its judge asks, the person answers
 	// (docs/validator.md §8).
-	br := approval.New(approval.Options{Wait: ask.Wait, Prompt: ask.Prompt, LastInput: term.LastInput})
+	ask.LastInput = term.LastInput
+	br := approval.New(ask)
 	o := Options{
 		Spec:       spec,
 		Backend:    b,
@@ -131,14 +132,4 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	return s, nil
-}
-
-// Asking is how a session's `ask` rules reach a person.
-type Asking struct {
-	// Wait bounds how long a command waits for `lite-sandbox approve`
-	// (--ask-wait); 0 refuses at once.
-	Wait time.Duration
-	// Prompt says that the agent's own prompt asks (an agent of
-	// agents.Asker on the launcher's terminal, in the ring).
-	Prompt bool
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
@@ -60,13 +59,12 @@ func (s *Shim) ask(r validator.Result) bool {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s.answer = s.approvals.Decide(ctx, s.question(r, s.judged, s.Cwd), s.asker, s.stderr)
+	s.answer = s.approvals.Decide(ctx, s.question(r, s.judged, s.Cwd), s.agentProcess(), s.stderr)
 	return s.answer.Yes()
 }
 
 // askRefusal is the line the model reads when nobody said yes.
 func (s *Shim) askRefusal(r validator.Result) string {
-	head := fmt.Sprintf("lite-sandbox: %s needs a person's yes: %s", ruleName(r), oneLine(r.Reason))
 	var why string
 	switch a := s.answer; {
 	case a.Reply == approval.No:
@@ -79,30 +77,13 @@ func (s *Shim) askRefusal(r validator.Result) string {
 		why = "Nobody could be asked (this session has no prompt for it and waits 0s), so it was not run. " +
 			"To let a person answer next time, launch with --ask-wait 5m and answer from another terminal with `lite-sandbox approve`."
 	}
-	msg := head + " " + why
-	if r.Hint != "" {
-		msg += " Hint: " + oneLine(r.Hint)
-	}
-	return msg
+	return "lite-sandbox: " + r.Rule() + " needs a person's yes: " + why + " " + r.Why()
 }
 
 // askMessage is the question's text in the agent's own prompt.
 func askMessage(r validator.Result) string {
-	msg := fmt.Sprintf("lite-sandbox: %s asks a person: %s", ruleName(r), oneLine(r.Reason))
-	if r.Hint != "" {
-		msg += " Hint: " + oneLine(r.Hint)
-	}
-	return msg
+	return "lite-sandbox: " + r.Rule() + " asks a person: " + r.Why()
 }
-
-func ruleName(r validator.Result) string {
-	if r.RuleID == "" {
-		return "policy"
-	}
-	return r.RuleID
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // runAskHook answers `'<exe>' hook ask`, the agent's hook before its
 // shell tool runs a command: if the command's decision is `ask`, the
@@ -133,7 +114,7 @@ func (s *Shim) runAskHook() error {
 	r := v.Check(cmd)
 	posed := false
 	if r.Decision == policy.Ask && s.approvals != nil {
-		posed = s.approvals.Pose(s.question(r, cmd, cwd), s.asker)
+		posed = s.approvals.Pose(s.question(r, cmd, cwd), s.agentProcess())
 	}
 	if _, err := s.stdout.Write(asker.AskOutput(posed, askMessage(r))); err != nil {
 		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: ask hook: %w", err)}

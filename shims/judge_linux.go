@@ -97,7 +97,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 	}()
 	s, err := j.command(ctx, in, sigs)
 	if err == nil {
-		s.asker = askerOf(c)
+		_, s.peer, _ = approval.PeerOfConn(c)
 		s.times.Received = received
 		err = s.RunShellAs(judgedArgv(in.Argv))
 	}
@@ -163,20 +163,14 @@ func judgedArgv(argv []string) (argv0 string, args []string) {
 	return argv[0], argv[1:]
 }
 
-// askerOf is the process that started the shim on c: the agent process
-// whose prompt may have posed a question about its command (the shim's
-// parent, in the launcher's PID namespace). 0 when unknown.
-func askerOf(c *net.UnixConn) int {
-	rc, err := c.SyscallConn()
-	if err != nil {
+// agentProcess is the process that started the command's shim: the
+// agent whose prompt may have posed a question about it (read only for
+// an ask rule's command, off the common path). 0 when unknown.
+func (s *Shim) agentProcess() int {
+	if s.peer <= 0 {
 		return 0
 	}
-	pid := 0
-	rc.Control(func(fd uintptr) { _, pid, _ = approval.PeerOf(int(fd)) })
-	if pid <= 0 {
-		return 0
-	}
-	return parentOf(pid)
+	return parentOf(s.peer)
 }
 
 // parentOf reads pid's parent from /proc/PID/stat (the field after the

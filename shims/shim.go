@@ -74,10 +74,10 @@ type Shim struct {
 	viaJudge bool
 	ctx      context.Context // nil: context.Background
 	// approvals is the session's (in the judge): where an `ask` rule's
-	// question goes; asker the agent process that sent the command (the
-	// parent of its shim), answer how the question ended (ask.go).
+	// question goes; peer the shim that sent the command (its pid, in
+	// the launcher's namespace), answer how the question ended (ask.go).
 	approvals *approval.Broker
-	asker     int
+	peer      int
 	answer    approval.Answer
 	// workerToken is the session worker's, known to the judge only.
 	workerToken string

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -130,10 +129,7 @@ func (p *logPrinter) print(recs []audit.Record) error {
 		if sess == "" {
 			sess = "-"
 		}
-		cmd := strings.Join(strings.Fields(r.Command), " ")
-		if len(cmd) > 80 {
-			cmd = cmd[:77] + "..."
-		}
+		cmd := short(r.Command, 80)
 		decision, answered := answerText(r)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s%s\n", r.Time.Local().Format("2006-01-02 15:04:05"),
 			sess, decision, rule, status, r.DurationMS, cmd, answered)

@@ -115,7 +115,6 @@ type Broker struct {
 	pending map[string]*pending
 	grants  map[string]bool
 	posed   map[string][]posed // a command the agent asks about twice is posed twice
-	changed chan struct{}      // closed and renewed when pending changes (tests)
 }
 
 type pending struct {
@@ -151,7 +150,7 @@ func New(o Options) *Broker {
 		last = func() time.Time { return time.Time{} }
 	}
 	return &Broker{session: o.Session, wait: o.Wait, prompt: o.Prompt && o.LastInput != nil, lastInput: last, now: time.Now,
-		pending: map[string]*pending{}, grants: map[string]bool{}, posed: map[string][]posed{}, changed: make(chan struct{})}
+		pending: map[string]*pending{}, grants: map[string]bool{}, posed: map[string][]posed{}}
 }
 
 // SetSession names the session the questions are of (known once its
@@ -226,12 +225,10 @@ func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writ
 	p.q = q
 	p.q.ID, p.q.Session, p.q.Asked = newID(), b.session, now
 	b.pending[p.q.ID] = p
-	b.signal()
 	b.mu.Unlock()
 	defer func() {
 		b.mu.Lock()
 		delete(b.pending, p.q.ID)
-		b.signal()
 		b.mu.Unlock()
 	}()
 	if notify != nil {
@@ -282,24 +279,8 @@ func (b *Broker) Answer(id string, r Reply, who string) error {
 		b.grants[grantKey(p.q)] = true
 	}
 	delete(b.pending, id)
-	b.signal()
 	p.done <- Answer{Reply: r, How: ByApprove, By: who, At: b.now()}
 	return nil
-}
-
-// signal wakes whoever waits for a change of the pending questions;
-// b.mu is held.
-func (b *Broker) signal() {
-	close(b.changed)
-	b.changed = make(chan struct{})
-}
-
-// Changed returns a channel closed at the next change of the pending
-// questions.
-func (b *Broker) Changed() <-chan struct{} {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.changed
 }
 
 // newID is a short random question id.

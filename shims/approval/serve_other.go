@@ -5,7 +5,10 @@
 
 package approval
 
-import "errors"
+import (
+	"errors"
+	"net"
+)
 
 var errUnsupported = errors.New("approvals need unix sockets")
 
@@ -23,6 +26,9 @@ func List(root string) ([]Question, error) { return nil, errUnsupported }
 
 // Send is unsupported here.
 func Send(root, id string, r Reply) error { return errUnsupported }
+
+// PeerOfConn is unsupported here.
+func PeerOfConn(c *net.UnixConn) (uid, pid int, err error) { return 0, 0, errUnsupported }
 
 // PeerOf is unsupported here.
 func PeerOf(fd int) (uid, pid int, err error) { return 0, 0, errUnsupported }

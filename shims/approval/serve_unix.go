@@ -85,7 +85,7 @@ func (s *Server) serve(b *Broker) {
 func handle(c *net.UnixConn, b *Broker) {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
-	uid, pid, err := peer(c)
+	uid, pid, err := PeerOfConn(c)
 	resp := response{}
 	var req request
 	switch {
@@ -118,8 +118,9 @@ func handle(c *net.UnixConn, b *Broker) {
 	c.Write(append(out, '\n'))
 }
 
-// peer is the connecting process's uid and pid.
-func peer(c *net.UnixConn) (uid, pid int, err error) {
+// PeerOfConn is the uid and pid of the process at the other end of c
+// (its pid in the caller's PID namespace; 0 where unknown).
+func PeerOfConn(c *net.UnixConn) (uid, pid int, err error) {
 	rc, err := c.SyscallConn()
 	if err != nil {
 		return 0, 0, err

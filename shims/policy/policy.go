@@ -180,6 +180,19 @@ func modeStrictness(m string) int {
 	return -1
 }
 
+// Asks reports whether any rule asks a person (docs/validator.md §8).
+func (p *Policy) Asks() bool {
+	if p == nil {
+		return false
+	}
+	for _, r := range p.Rules {
+		if r.Decision == Ask {
+			return true
+		}
+	}
+	return false
+}
+
 // DecisionRank orders decisions: allow < ask < deny.
 func DecisionRank(d string) int {
 	switch d {

@@ -56,11 +56,21 @@ func (r Result) Message() string {
 	if r.Allowed() {
 		return ""
 	}
-	id := r.RuleID
-	if id == "" {
-		id = "policy"
+	return "lite-sandbox: blocked by " + r.Rule() + ": " + r.Why()
+}
+
+// Rule is the deciding rule's id, or "policy" when no rule decided.
+func (r Result) Rule() string {
+	if r.RuleID == "" {
+		return "policy"
 	}
-	msg := "lite-sandbox: blocked by " + id + ": " + oneLine(r.Reason)
+	return r.RuleID
+}
+
+// Why is the reason and, when there is one, " Hint: <hint>", on one
+// line (also the question of an ask rule, docs/validator.md §8).
+func (r Result) Why() string {
+	msg := oneLine(r.Reason)
 	if r.Hint != "" {
 		msg += " Hint: " + oneLine(r.Hint)
 	}
