@@ -167,7 +167,7 @@ type File struct {
 
 // DetectBinary looks the binary up on PATH and runs it with args to read
 // its version (the first line of its output, stdout else stderr),
-// within a few seconds. The answer is cached per binary identity
+// within versionWait. The answer is cached per binary identity
 // (version.go), so a launch runs no agent code to learn it again.
 func (a Info) DetectBinary(ctx context.Context, args ...string) (Detected, error) {
 	p, err := a.Path()
@@ -185,14 +185,22 @@ func (a Info) DetectBinary(ctx context.Context, args ...string) (Detected, error
 	return d, err
 }
 
+// versionWait bounds `AGENT --version`: a hang guard only. A Node CLI
+// takes about a second to start on an idle machine, and many times that
+// on a loaded one, which must not fail a launch (#29).
+const versionWait = 2 * time.Minute
+
 // probeVersion runs p with args and reads the first line it prints.
 func probeVersion(ctx context.Context, p string, args []string) (Detected, error) {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, versionWait)
 	defer cancel()
 	var stdout, stderr strings.Builder
 	cmd := exec.CommandContext(ctx, p, args...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer within %v (a busy machine, or a CLI that hangs)", versionWait)
+		}
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			err = fmt.Errorf("%w: %s", err, msg)
 		}

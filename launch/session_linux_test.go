@@ -361,11 +361,10 @@ func TestStartFailure(t *testing.T) {
 	if !errors.As(err, &se) || !strings.Contains(se.Log, "deliberately failing") {
 		t.Fatalf("Open: %v, want a *StartError with the worker's log", err)
 	}
-	// A hang guard (the worker gives up within its start timeout), not a
-	// timing: scripts/bench owns timings.
-	if d := time.Since(t0); d > 15*time.Second {
-		t.Errorf("failure reported after %v: Open hangs", d)
-	}
+	// Open returning at all is the claim (the worker gives up within its
+	// start timeout); a hang is go test's timeout, and scripts/bench owns
+	// timings.
+	t.Logf("failure reported after %v", time.Since(t0))
 	if ents, _ := os.ReadDir(f.root); len(ents) != 0 {
 		t.Errorf("left behind in the runtime root: %v", ents)
 	}

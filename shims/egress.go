@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
@@ -112,10 +111,7 @@ func removeStaleEgressDirs(tmp string) {
 		if err != nil {
 			continue
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
-			continue // not ours (a shared /tmp), whoever runs this
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		if ownedAndGone(fi, pid) {
 			os.RemoveAll(filepath.Join(tmp, e.Name()))
 		}
 	}

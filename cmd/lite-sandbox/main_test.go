@@ -58,6 +58,14 @@ func TestScripts(t *testing.T) {
 			// either way; XDG_CONFIG_HOME keeps a developer's own policy
 			// file out of the tests.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/xdg")
+			// testscript's default HOME, /no-home, is a host path: a
+			// launch as root would create the agents' state there, and
+			// a later script would depend on it. Each script has its own.
+			home := env.WorkDir + "/home"
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
 			env.Setenv("LITE_SANDBOX_CONFIG", "")
 			// The audit log goes to $WORK, not to the real home.
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")

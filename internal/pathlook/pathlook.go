@@ -1,8 +1,6 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-//go:build unix
-
 // Package pathlook finds a program in the PATH of a command's own
 // environment, as a shell does: the one lookup of the in-sandbox
 // confine step and of the session worker, which both exec a command
@@ -14,8 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // DefaultPath is searched when the environment has no PATH.
@@ -55,7 +51,7 @@ func Find(name string, env []string, dir string) (string, error) {
 		if err != nil || fi.IsDir() {
 			continue
 		}
-		if unix.Access(p, unix.X_OK) != nil {
+		if !executable(p) {
 			denied = true
 			continue
 		}

@@ -8,6 +8,7 @@ package term
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
@@ -24,3 +25,6 @@ func ServeLeader(args []string, stderr io.Writer) int {
 
 // LastInput is never: no launch owns a terminal here.
 func LastInput() time.Time { return time.Time{} }
+
+// IsTerminal is false: without ptys a launch passes its stdio through.
+func IsTerminal(*os.File) bool { return false }
