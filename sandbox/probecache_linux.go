@@ -7,34 +7,28 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // probeCacheName is the cache file of [Probe] in the private directory.
-const probeCacheName = "probe-v1"
-
-// failedProbeTTL bounds how long a failed probe is believed: the usual
-// fix (an AppArmor profile, a sysctl) changes neither the boot nor the
-// bwrap binary, and a user who applied it must not stay unsandboxed
-// (or refused) until the next reboot. `lite-sandbox doctor` re-probes
-// at once.
-const failedProbeTTL = 5 * time.Minute
+// v2: the key names the namespaces and privileges the probe ran with.
+const probeCacheName = "probe-v2"
 
 // bootIDFile identifies the running boot; tests point it elsewhere.
 var bootIDFile = "/proc/sys/kernel/random/boot_id"
 
-// Probe is [Detect] cached per boot and per bwrap binary (path, size,
-// mtime, inode), in the user's private directory: the per-command path
-// then pays a stat of bwrap, a read of the boot id and a read of the
-// cache file instead of two bwrap runs. Both outcomes are cached, so a
-// bwrap that cannot create a sandbox here (blocked user namespaces) is
-// known before the first command and handled as a missing one: mode
-// auto warns and runs unsandboxed, mode on refuses.
+// Probe is [Detect] cached in the user's private directory, keyed by
+// what decides whether bwrap can build a sandbox (#28): the boot, the
+// bwrap binary (path, size, mtime, inode), the user, the user and mount
+// namespaces the caller is in, its capabilities, seccomp mode and
+// no_new_privs, and the user-namespace switches as this namespace sees
+// them. A probe made in a container that shares the user's /tmp is thus
+// never believed on the host, nor the host's inside the container. Only
+// a success is cached: a failure, which takes mode auto to running
+// unsandboxed, is always measured afresh.
 func Probe() (Backend, error) { return probe(true) }
 
 // Reprobe runs [Detect] and replaces the cache, for doctor.
@@ -53,20 +47,19 @@ func probe(useCache bool) (Backend, error) {
 		return Detect()
 	}
 	if useCache {
-		if cb, cerr, hit := readProbeCache(key, b.Path); hit {
-			return cb, cerr
+		if cb, hit := readProbeCache(key, b.Path); hit {
+			return cb, nil
 		}
 	}
-	return storeProbe(key)
+	nb, err := Detect()
+	if err == nil {
+		writeProbeCache(key, nb)
+	}
+	return nb, err
 }
 
-func storeProbe(key string) (Backend, error) {
-	b, err := Detect()
-	writeProbeCache(key, b, err)
-	return b, err
-}
-
-// probeKey names the boot, the user and the bwrap binary.
+// probeKey names the boot, the user, the bwrap binary and the
+// caller's namespaces and privileges.
 func probeKey(path string) (string, bool) {
 	var st unix.Stat_t
 	if unix.Stat(path, &st) != nil {
@@ -76,84 +69,90 @@ func probeKey(path string) (string, bool) {
 	if err != nil || len(boot) == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("boot=%s uid=%d bwrap=%s dev=%d ino=%d size=%d mtime=%d.%d",
+	where, ok := probeContext()
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("boot=%s uid=%d bwrap=%s dev=%d ino=%d size=%d mtime=%d.%d %s",
 		strings.TrimSpace(string(boot)), os.Getuid(), path, st.Dev, st.Ino, st.Size,
-		st.Mtim.Sec, st.Mtim.Nsec), true
+		st.Mtim.Sec, st.Mtim.Nsec, where), true
 }
 
-// readProbeCache returns the cached outcome for key. The file must be
-// ours and not writable by others: a planted "failed" entry would make
-// mode auto run commands unsandboxed.
-func readProbeCache(key, path string) (Backend, error, bool) {
+// probeContext describes where the probe runs: the user and mount
+// namespaces, the capability sets, seccomp and no_new_privs (from
+// /proc/self/status), and the sysctls that allow user namespaces. A
+// part that cannot be read makes the probe uncached.
+func probeContext() (string, bool) {
+	var b strings.Builder
+	for _, ns := range []string{"user", "mnt"} {
+		l, err := os.Readlink(procRoot + "/self/ns/" + ns)
+		if err != nil {
+			return "", false
+		}
+		fmt.Fprintf(&b, "%s=%s ", ns, l)
+	}
+	status, err := os.ReadFile(procRoot + "/self/status")
+	if err != nil {
+		return "", false
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		name, val, _ := strings.Cut(line, ":")
+		switch name {
+		case "CapEff", "CapBnd", "Seccomp", "NoNewPrivs":
+			fmt.Fprintf(&b, "%s=%s ", name, strings.TrimSpace(val))
+		}
+	}
+	for _, name := range []string{"user.max_user_namespaces", "kernel.unprivileged_userns_clone", "kernel.apparmor_restrict_unprivileged_userns"} {
+		v, _, _ := readSysctl(name)
+		fmt.Fprintf(&b, "%s=%s ", name, v)
+	}
+	return strings.TrimSpace(b.String()), true
+}
+
+// readProbeCache returns the cached backend for key. The file must be
+// ours and not writable by others.
+func readProbeCache(key, path string) (Backend, bool) {
 	// No privateDir here (it would mkdir and lstat on every command):
 	// the file itself must be ours and not writable by others, which
 	// nobody else can arrange, wherever it lies.
 	f, err := os.OpenFile(filepath.Join(privateDirPath(), probeCacheName), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return Backend{}, nil, false
+		return Backend{}, false
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o022 != 0 {
-		return Backend{}, nil, false
+		return Backend{}, false
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
-		return Backend{}, nil, false
+		return Backend{}, false
 	}
 	buf := make([]byte, 4096)
 	n, _ := f.Read(buf)
-	lines := strings.SplitN(string(buf[:n]), "\n", 4)
-	if len(lines) < 3 || lines[0] != key {
-		return Backend{}, nil, false
+	lines := strings.SplitN(string(buf[:n]), "\n", 3)
+	if len(lines) < 2 || lines[0] != key {
+		return Backend{}, false
 	}
-	at, err := strconv.ParseInt(lines[1], 10, 64)
-	if err != nil {
-		return Backend{}, nil, false
+	version, ok := strings.CutPrefix(lines[1], "ok\t")
+	if !ok {
+		return Backend{}, false
 	}
-	kind, val, _ := strings.Cut(lines[2], "\t")
-	switch kind {
-	case "ok":
-		return Backend{Name: "bwrap", Path: path, Version: val}, nil, true
-	case "fail":
-		if time.Since(time.Unix(at, 0)) > failedProbeTTL {
-			return Backend{}, nil, false
-		}
-		return Backend{}, &probeError{Msg: unescapeLine(val)}, true
-	}
-	return Backend{}, nil, false
+	return Backend{Name: "bwrap", Path: path, Version: version}, true
 }
 
 // writeProbeCache replaces the cache file atomically (concurrent shims
 // may probe at once; each writes a whole file and renames it).
-func writeProbeCache(key string, b Backend, perr error) {
+func writeProbeCache(key string, b Backend) {
 	dir := privateDir()
 	if dir == "" {
 		return
-	}
-	line := "ok\t" + b.Version
-	if perr != nil {
-		line = "fail\t" + escapeLine(perr.Error())
 	}
 	f, err := os.CreateTemp(dir, probeCacheName+".tmp-")
 	if err != nil {
 		return
 	}
-	_, werr := fmt.Fprintf(f, "%s\n%d\n%s\n", key, time.Now().Unix(), line)
+	_, werr := fmt.Fprintf(f, "%s\nok\t%s\n", key, b.Version)
 	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(dir, probeCacheName)) != nil {
 		os.Remove(f.Name())
 	}
-}
-
-// probeError is a failed probe read back from the cache: the message
-// Detect gave when it ran.
-type probeError struct{ Msg string }
-
-func (e *probeError) Error() string { return e.Msg }
-
-func escapeLine(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(s)
-}
-
-func unescapeLine(s string) string {
-	return strings.NewReplacer(`\\`, `\`, `\n`, "\n").Replace(s)
 }
