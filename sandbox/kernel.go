@@ -18,6 +18,9 @@ type Kernel struct {
 	LandlockABI int
 	// Seccomp says whether seccomp filters are available.
 	Seccomp string
+	// AppArmorRestricted: kernel.apparmor_restrict_unprivileged_userns
+	// is 1, so bwrap needs an AppArmor profile (see [AppArmorFix]).
+	AppArmorRestricted bool
 }
 
 // Lines returns one "name: value" line per feature, in a fixed order.

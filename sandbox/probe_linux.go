@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,8 @@ func ProbeKernel() Kernel {
 		k.Release = unix.ByteSliceToString(u.Release[:])
 	}
 	k.UserNamespaces = probeUserNS()
+	v, _, _ := readSysctl("kernel.apparmor_restrict_unprivileged_userns")
+	k.AppArmorRestricted = v == "1"
 	k.LandlockABI, k.Landlock = probeLandlock()
 	k.Seccomp = probeSeccomp()
 	return k
@@ -118,4 +121,23 @@ func probeSeccomp() string {
 		return fmt.Sprintf("available, filter support unknown (%v); this process: %s", err, self)
 	}
 	return fmt.Sprintf("filter mode available (actions: %s); this process: %s", strings.TrimSpace(string(b)), self)
+}
+
+// AppArmorAdvice is [AppArmorFix] for this host when k says AppArmor
+// restricts user namespaces, else nil: the profile attaches to bwrap's
+// resolved path.
+func AppArmorAdvice(k Kernel) []string {
+	if !k.AppArmorRestricted {
+		return nil
+	}
+	b, err := find()
+	if err != nil {
+		return nil
+	}
+	p := b.Path
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	_, err = os.Stat(ubuntuBwrapProfile)
+	return AppArmorFix(p, err == nil)
 }

@@ -18,3 +18,6 @@ func ProbeKernel() Kernel {
 		Seccomp:        na,
 	}
 }
+
+// AppArmorAdvice is nil: AppArmor's user-namespace switch is Linux's.
+func AppArmorAdvice(Kernel) []string { return nil }

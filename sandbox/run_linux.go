@@ -24,8 +24,10 @@ import (
 const bwrapInstallHint = "install it with `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install bubblewrap` (Fedora) or `pacman -S bubblewrap` (Arch)"
 
 // probeTimeout bounds each bwrap run of Detect; a hung probe (NFS, autofs)
-// must not hang the session.
-const probeTimeout = 2 * time.Second
+// must not hang the session. It is a hang guard, generous on purpose: a
+// probe that times out on a busy machine is a failed probe, which mode
+// auto answers by running unsandboxed (#29).
+const probeTimeout = 60 * time.Second
 
 // Detect finds bwrap (on $PATH, else /usr/bin/bwrap), reads its version
 // and really builds a throwaway sandbox with the namespaces [Prepare]

@@ -38,7 +38,13 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	// What each sandboxed command gets on top of bwrap's namespaces;
 	// its landlock line replaces the kernel's (it says the ABI too).
 	conf := confine.Probe().Lines()
-	for _, l := range sandbox.ProbeKernel().Lines() {
+	k := sandbox.ProbeKernel()
+	if derr != nil {
+		for _, l := range sandbox.AppArmorAdvice(k) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	for _, l := range k.Lines() {
 		if strings.HasPrefix(l, "landlock: ") {
 			l = conf[1]
 		}
