@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -169,6 +170,6 @@ func (s *Shim) auditEgress(d egress.Decision) {
 			Via: d.Via, HostPort: egress.HostPort(d.Host, d.Port), Addr: d.Addr, Result: d.Result, Key: d.Key}))
 	}
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
+		esc.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
@@ -77,7 +78,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 	stderr := in.File(2)
 	defer func() {
 		if e := recover(); e != nil {
-			fmt.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
+			esc.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
 			in.Exit(exit.Sandbox)
 		}
 	}()

@@ -100,6 +100,25 @@ func Texts(ss []string) []string {
 	return out
 }
 
+// Error is err's text through [Text]. An error of several (errors.Join)
+// is one escaped line each, joined by newlines: the lines are ours, the
+// text in them may not be.
+func Error(err error) string {
+	if err == nil {
+		return ""
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var lines []string
+		for _, e := range j.Unwrap() {
+			if e != nil {
+				lines = append(lines, Error(e))
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	return Text(err.Error())
+}
+
 // Fprintf is fmt.Fprintf with every argument that is text (a string, an
 // error, a fmt.Stringer, a []string) passed through [Text] first: the
 // format is ours, the arguments may have come from inside. Numbers and
@@ -121,7 +140,7 @@ func Args(a ...any) []any {
 		case string:
 			out[i] = Text(x)
 		case error:
-			out[i] = Text(x.Error())
+			out[i] = Error(x)
 		case fmt.Stringer:
 			out[i] = Text(x.String())
 		case []string:

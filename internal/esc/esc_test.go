@@ -45,6 +45,10 @@ func TestFprintf(t *testing.T) {
 	if want := "lite-sandbox: a\\x1bb (3 files): open c\\nd: denied; [e\\x07]; 1.5\n"; b.String() != want {
 		t.Errorf("Fprintf = %q, want %q", b.String(), want)
 	}
+	joined := errors.Join(errors.New("rule a: bad glob \"x\x1b\""), errors.New("rule b:\nforged"))
+	if got, want := Error(joined), "rule a: bad glob \"x\\x1b\"\nrule b:\\nforged"; got != want {
+		t.Errorf("Error(joined) = %q, want %q", got, want)
+	}
 	if got := Sprintf("%s", "ok"); got != "ok" {
 		t.Errorf("Sprintf control = %q", got)
 	}

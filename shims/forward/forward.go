@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
@@ -93,7 +94,7 @@ func Session() string {
 // closed.
 func Run(dir string, argv []string, stderr io.Writer, main time.Time) int {
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "lite-sandbox: "+format+"\n", a...)
+		esc.Fprintf(stderr, "lite-sandbox: "+format+"\n", a...)
 		return code
 	}
 	if !filepath.IsAbs(dir) {
