@@ -119,11 +119,11 @@ func approveError(err error) error {
 	return &exit.Error{Code: exit.Sandbox, Err: err}
 }
 
-// short folds s to one line of at most n bytes for a table cell, its
-// white space made single spaces and what a terminal would act on shown
-// escaped (internal/esc: a command from inside can hide nothing).
+// short is s on one line of at most n bytes for a table cell: what a
+// terminal would act on shown escaped (internal/esc; a newline as \n, so
+// a command from inside can hide nothing), then runs of spaces made one.
 func short(s string, n int) string {
-	s = esc.Text(strings.Join(strings.Fields(s), " "))
+	s = strings.Join(strings.Fields(esc.Text(s)), " ")
 	if len(s) > n {
 		cut := n - 3
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
