@@ -36,26 +36,56 @@ func GitCopies(gits, dirs []string) []string {
 			known = append(known, bin{fi, g})
 		}
 	}
-	var out []string
+	// isGit: the same file as a known git (most entries of the exec
+	// path are links to it), else a copy, read once per file.
+	copies := map[string]bool{}
+	isGit := func(p string, fi os.FileInfo) bool {
+		sized := false
+		for _, k := range known {
+			if os.SameFile(fi, k.fi) {
+				return true
+			}
+			sized = sized || fi.Size() == k.fi.Size()
+		}
+		if !sized {
+			return false
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return false
+		}
+		if v, ok := copies[real]; ok {
+			return v
+		}
+		v := false
+		for _, k := range known {
+			if fi.Size() == k.fi.Size() && sameContent(real, k.p) {
+				v = true
+				break
+			}
+		}
+		copies[real] = v
+		return v
+	}
+	var out, seen []string
 	for _, d := range dirs {
-		ents, err := os.ReadDir(d)
-		if err != nil || !filepath.IsAbs(d) {
+		rd, err := filepath.EvalSymlinks(d)
+		if err != nil || !filepath.IsAbs(d) || slices.Contains(seen, rd) {
+			continue // /bin is /usr/bin on a merged /usr
+		}
+		seen = append(seen, rd)
+		ents, err := os.ReadDir(rd)
+		if err != nil {
 			continue
 		}
 		for _, e := range ents {
-			// A hard link or a copy has git's size: only those are read.
-			fi, err := os.Stat(filepath.Join(d, e.Name()))
-			if err != nil || !fi.Mode().IsRegular() {
+			p := filepath.Join(rd, e.Name())
+			fi, err := os.Stat(p)
+			if err != nil || !fi.Mode().IsRegular() || !isGit(p, fi) {
 				continue
 			}
-			for _, k := range known {
-				if fi.Size() != k.fi.Size() || !os.SameFile(fi, k.fi) && !sameContent(filepath.Join(d, e.Name()), k.p) {
-					continue
-				}
-				if p, err := filepath.EvalSymlinks(filepath.Join(d, e.Name())); err == nil && !slices.Contains(out, p) {
-					out = append(out, p)
-				}
-				break
+			if real, err := filepath.EvalSymlinks(p); err == nil && !slices.Contains(out, real) {
+				out = append(out, real)
 			}
 		}
 	}
