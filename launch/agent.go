@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -121,7 +122,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		return -1, err
 	}
 	for _, w := range plan.Warnings {
-		fmt.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
+		esc.Fprintf(o.Stderr, "lite-sandbox: WARNING: %s\n", w)
 	}
 	env := applyEnv(environ, routingEnv(info, o.Agent.Name(), o.Mode, st.Sandboxed()), plan)
 	started := time.Now()

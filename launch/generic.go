@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -114,7 +115,7 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		},
 		// The agent starts while the worker does (launch ≤ +50 ms).
 		Background: func(err error) {
-			fmt.Fprintf(warn, "lite-sandbox: the session's sandbox did not start, so its commands are refused: %v\n", err)
+			esc.Fprintf(warn, "lite-sandbox: the session's sandbox did not start, so its commands are refused: %v\n", err)
 		},
 	}
 	if p.Sandbox.Network == policy.NetworkAllow {

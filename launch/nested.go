@@ -4,11 +4,11 @@
 package launch
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 )
@@ -29,7 +29,7 @@ func reportNested(w io.Writer, before map[string]string, ws, sessionDir string, 
 	}
 	dir, derr := audit.Dir(getenv)
 	for _, rel := range found {
-		fmt.Fprintf(w, "lite-sandbox: git repository created or changed in this session: %s: %s\n", rel, sandbox.NestedGitRisk)
+		esc.Fprintf(w, "lite-sandbox: git repository created or changed in this session: %s: %s\n", rel, sandbox.NestedGitRisk)
 		if derr != nil || getenv("LITE_SANDBOX_NO_AUDIT") == "1" {
 			continue
 		}

@@ -4,12 +4,12 @@
 package launch
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
 // printResume prints the routed way back into the session the agent just
@@ -24,7 +24,7 @@ func printResume(w io.Writer, a agents.Agent, info agents.Session, since time.Ti
 	if !ok {
 		return
 	}
-	fmt.Fprintf(w, "lite-sandbox: to resume this session in the sandbox: %s\n", resumeCommand(a.Name(), args))
+	esc.Fprintf(w, "lite-sandbox: to resume this session in the sandbox: %s\n", resumeCommand(a.Name(), args))
 }
 
 // resumeCommand is the command line that launches agent with args.

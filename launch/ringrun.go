@@ -5,9 +5,9 @@ package launch
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
@@ -36,7 +36,7 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 	status, err := Start(withRing(ctx), ring.Env(in, env), argv, o.Stdin, o.Stdout, o.Stderr)
 	done()
 	for _, l := range snaps.Restore() {
-		fmt.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
+		esc.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
 	}
 	return status, err
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
 // The scratch home of a session. In a per-command sandbox $HOME is an
@@ -55,9 +57,9 @@ func (h *scratchHome) finish(w io.Writer, keep string) {
 	files := h.files()
 	if keep != "" {
 		if err := copyTree(h.dir, keep); err != nil {
-			fmt.Fprintf(w, "lite-sandbox: WARNING: could not keep the scratch home in %s: %v\n", keep, err)
+			esc.Fprintf(w, "lite-sandbox: WARNING: could not keep the scratch home in %s: %v\n", keep, err)
 		} else {
-			fmt.Fprintf(w, "lite-sandbox: the session's scratch home (%d files) is kept in %s\n", len(files), keep)
+			esc.Fprintf(w, "lite-sandbox: the session's scratch home (%d files) is kept in %s\n", len(files), keep)
 			return
 		}
 	}
@@ -72,7 +74,7 @@ func (h *scratchHome) finish(w io.Writer, keep string) {
 	if n := len(files) - len(shown); n > 0 {
 		extra = " and " + strconv.Itoa(n) + " more"
 	}
-	fmt.Fprintf(w, "lite-sandbox: the session's scratch home held %s%s; it is gone now (keep it next time with launch --keep-home DIR; persist a directory with sandbox.write)\n",
+	esc.Fprintf(w, "lite-sandbox: the session's scratch home held %s%s; it is gone now (keep it next time with launch --keep-home DIR; persist a directory with sandbox.write)\n",
 		strings.Join(shown, ", "), extra)
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
@@ -478,7 +479,7 @@ func (s *Session) cleanup() error {
 
 // logf appends a line to the worker log.
 func (s *Session) logf(format string, args ...any) {
-	fmt.Fprintf(s.log, "%s lite-sandbox session: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
+	fmt.Fprintf(s.log, "%s lite-sandbox session: %s\n", time.Now().Format(time.RFC3339), esc.Sprintf(format, args...))
 }
 
 // logTail returns the end of the worker log.

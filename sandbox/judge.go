@@ -8,6 +8,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
 // Access is what an agent's file tool wants to do with a path.
@@ -181,13 +183,12 @@ func resolveForWrite(fsys FS, p string) (string, error) {
 }
 
 // printable shows a path in a reason line: as it is, or quoted when it
-// holds a control character (a newline must not start a second line the
-// model would read as ours).
+// holds a character a terminal would act on (internal/esc: a control,
+// C1, bidi formatting, invalid UTF-8; a newline must not start a second
+// line the model would read as ours).
 func printable(p string) string {
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return strconv.Quote(p)
-		}
+	if esc.Text(p) != p {
+		return strconv.Quote(p)
 	}
 	return p
 }

@@ -148,11 +148,7 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		return nil, err
 	}
 	ms = append(ms, maskWithExceptions(masks, ringExceptions(r, fsys))...)
-	for _, sh := range r.Shims {
-		if sh != r.Exe {
-			ms = append(ms, Mount{Kind: ROBind, Src: r.Exe, Dst: sh})
-		}
-	}
+	ms = append(ms, shimMounts(r, ms)...)
 	// As in [Layout]: the root tmpfs holds the mount points; a write
 	// there must fail rather than vanish.
 	if lastCovering(ms, "/") < 0 {
@@ -480,4 +476,23 @@ func writable(r RingSpec, p string) bool {
 func exists(fsys FS, p string) bool {
 	_, err := fsys.Stat(p)
 	return err == nil
+}
+
+// shimMounts binds the shim over every shell and git of r.Shims that the
+// ring shows (a bind mount of the host path covers it): a git on a PATH
+// directory the ring does not show needs no shim, and a mount point
+// made for it would add a file to the ring.
+func shimMounts(r RingSpec, ms []Mount) []Mount {
+	var out []Mount
+	for _, sh := range r.Shims {
+		if sh == r.Exe {
+			continue
+		}
+		// Shown as itself: a bind of the host path onto the same path
+		// (not a scratch layer, where bwrap would make the file).
+		if i := lastCovering(ms, sh); i >= 0 && (ms[i].Kind == ROBind || ms[i].Kind == Bind) && ms[i].Src == ms[i].Dst {
+			out = append(out, Mount{Kind: ROBind, Src: r.Exe, Dst: sh})
+		}
+	}
+	return out
 }

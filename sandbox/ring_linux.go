@@ -7,8 +7,10 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 )
@@ -111,8 +113,55 @@ func HostShells() []string {
 	return ShellBinaries(OSFS{}, shellDirs, extra)
 }
 
-// HostGits returns the real git binaries of this host, in [shellDirs].
-func HostGits() []string { return GitBinaries(OSFS{}, shellDirs) }
+// HostGits returns every git of this host that the ring may show: the
+// binaries named git in [shellDirs] and pathDirs (the agent's PATH),
+// those in git's exec path as each system git reports it (`git
+// --exec-path`: /usr/lib/git-core/git), and every file in those
+// directories that is git under another name ([GitCopies]:
+// git-upload-pack, ...). Only a root-owned git in a system directory is
+// run to ask; a git elsewhere on PATH is bound, never run (escape class
+// 59, docs/security-model.md).
+func HostGits(pathDirs []string) []string {
+	dirs := slices.Clone(shellDirs)
+	for _, d := range pathDirs {
+		if filepath.IsAbs(d) && !slices.Contains(dirs, filepath.Clean(d)) {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	var execDirs []string
+	for _, g := range GitBinaries(OSFS{}, dirs) {
+		if !systemOwned(g) {
+			continue
+		}
+		if p := gitExecPath(g); p != "" && !slices.Contains(dirs, p) && !slices.Contains(execDirs, p) {
+			execDirs = append(execDirs, p)
+		}
+	}
+	dirs = append(dirs, execDirs...)
+	gits := GitBinaries(OSFS{}, dirs)
+	out := append(gits, GitCopies(gits, dirs)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// systemOwned reports whether p is a root-owned file in a system
+// directory ([shellDirs]), which no user of the ring can have planted.
+func systemOwned(p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Uid != 0 {
+		return false
+	}
+	for _, d := range shellDirs {
+		if r, err := filepath.EvalSymlinks(d); err == nil && Below(p, r) {
+			return true
+		}
+	}
+	return false
+}
 
 // placeholderMountsIn returns the placeholder mounts of ms whose paths
 // are in paths (one lock root's share).

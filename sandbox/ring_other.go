@@ -15,4 +15,4 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 func HostShells() []string { return nil }
 
 // HostGits returns nothing, as HostShells.
-func HostGits() []string { return nil }
+func HostGits([]string) []string { return nil }

@@ -66,8 +66,8 @@ func isShellName(n string) bool {
 var gitNames = []string{"git"}
 
 // GitBinaries returns the real files behind git in dirs, once each. The
-// git subcommands in git's exec path (git-upload-pack, ...) are not
-// replaced: a git in the ring is the shim and never reaches them.
+// programs in git's exec path that are git under another name
+// (git-upload-pack, ...) are found by [GitCopies].
 func GitBinaries(fsys FS, dirs []string) []string {
 	var out []string
 	for _, d := range dirs {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -165,6 +166,6 @@ func (s *Shim) auditEgress(d egress.Decision) {
 			Via: d.Via, HostPort: egress.HostPort(d.Host, d.Port), Addr: d.Addr, Result: d.Result, Key: d.Key}))
 	}
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
+		esc.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
 	}
 }

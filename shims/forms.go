@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -119,7 +120,7 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 		// all: the command still runs, and the `cd` does not carry over.
 		f, err := cwd.Open(s.sessionTmp, s.env)
 		if err != nil {
-			fmt.Fprintf(s.stderr, "lite-sandbox: warning: not writing %v; a cd will not carry over to the next command\n", err)
+			esc.Fprintf(s.stderr, "lite-sandbox: warning: not writing %v; a cd will not carry over to the next command\n", err)
 			script = cwd.Rewrite(-1)
 		} else {
 			defer f.Close()

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
@@ -77,7 +78,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 	stderr := in.File(2)
 	defer func() {
 		if e := recover(); e != nil {
-			fmt.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
+			esc.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
 			in.Exit(exit.Sandbox)
 		}
 	}()
@@ -149,7 +150,8 @@ func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan sy
 }
 
 // judgedArgv is the shell invocation a shim's argv stands for: itself,
-// or for the shim under git's name, `bash -c 'git ARGS...'`, so that git
+// or for the shim under git's name, `bash -c 'git ARGS...'` (under a
+// dashed name, `git SUB ARGS...`), so that git
 // runs in the command sandbox with whatever a repository's files make it
 // run (fsmonitor, hooks, filters, diff drivers, core.sshCommand), never
 // in the agent ring (docs/security-model.md, repository content).
@@ -158,7 +160,11 @@ func judgedArgv(argv []string) (argv0 string, args []string) {
 		return contract.ShimBinary, nil
 	}
 	if forward.IsGitName(argv[0]) {
-		return "bash", []string{"-c", quoteArgv(append([]string{"git"}, argv[1:]...))}
+		git := []string{"git"}
+		if sub := forward.GitSubcommand(argv[0]); sub != "" {
+			git = append(git, sub) // git-upload-pack ARGS is git upload-pack ARGS
+		}
+		return "bash", []string{"-c", quoteArgv(append(git, argv[1:]...))}
 	}
 	return argv[0], argv[1:]
 }

@@ -26,9 +26,13 @@ func TestJudgedArgv(t *testing.T) {
 		{[]string{"git", "commit", "-m", "it's; rm -rf ~"}, "bash",
 			[]string{"-c", `git commit -m "it's; rm -rf ~"`}, `git commit -m "it's; rm -rf ~"`},
 		{[]string{"git"}, "bash", []string{"-c", "git"}, "git"},
+		// git's exec path holds git under dashed names (#25, class 59).
+		{[]string{"/usr/lib/git-core/git-upload-pack", "/tmp/r"}, "bash", []string{"-c", "git upload-pack /tmp/r"}, "git upload-pack /tmp/r"},
+		{[]string{"/usr/lib/git-core/git"}, "bash", []string{"-c", "git"}, "git"},
 		// Positive control: a shell is passed on as it is.
 		{[]string{"/bin/sh", "-c", "git status"}, "/bin/sh", []string{"-c", "git status"}, ""},
 		{[]string{"/run/s-1/bin/bash", "-lc", "ls"}, "/run/s-1/bin/bash", []string{"-lc", "ls"}, ""},
+		{[]string{"git-bash", "-c", "ls"}, "git-bash", []string{"-c", "ls"}, ""},
 	} {
 		argv0, args := judgedArgv(tc.argv)
 		if argv0 != tc.argv0 || !slices.Equal(args, tc.args) {

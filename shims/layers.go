@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/explain"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -71,6 +72,6 @@ func (s *Shim) explain(status int) {
 		lines = append(lines, explain.HomeLines(s.judged, c, s.session != nil)...)
 	}
 	for _, l := range lines {
-		fmt.Fprintln(s.stderr, l+tag)
+		fmt.Fprintln(s.stderr, esc.Text(l)+tag)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
@@ -31,21 +32,21 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 	case len(args) == 2 && args[1] == contract.WorkerCommand:
 		// The session's worker, inside the sandbox.
 		err := worker.ServeFD(3)
-		fmt.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
+		esc.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox, true
 	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--":
 		// network = "allow": the bridge to the proxy starts first.
 		env, err := startBridge(os.Environ())
 		if err != nil {
-			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+			esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 			return exit.Sandbox, true
 		}
 		code, err := confine.Exec(args[3:], env)
-		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return code, true
 	case len(args) == 3 && args[1] == egress.BridgeCommand:
 		err := egress.ServeBridge(args[2])
-		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return exit.Sandbox, true
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		// Under a shell's name (as agents run it through SHELL, and every
@@ -56,7 +57,7 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 		}
 		if forward.IsGitName(args[0]) {
 			err := forward.ExecGit(args)
-			fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+			esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 			return exit.NotFound, true
 		}
 		return ExitStatus(Run(args[0], args[1:], "", stderr), stderr), true
@@ -91,7 +92,7 @@ func ExitStatus(err error, stderr io.Writer) int {
 	var ee *exit.Error
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			msg := ee.Err.Error()
+			msg := esc.Error(ee.Err)
 			if !strings.HasPrefix(msg, "lite-sandbox") {
 				msg = "lite-sandbox: " + msg
 			}
@@ -99,7 +100,7 @@ func ExitStatus(err error, stderr io.Writer) int {
 		}
 		return ee.Code
 	}
-	fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+	esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 	return exit.Failed
 }
 

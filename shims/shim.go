@@ -20,6 +20,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
@@ -170,13 +171,13 @@ func (s *Shim) Exec(argv []string) error {
 		s.audit("off", -1)
 		return s.execveNotSelf(argv, s.environ)
 	case sandbox.StateUnavailable:
-		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
+		esc.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
 		s.audit("unsandboxed", -1)
 		// No namespace, so no bridge: the proxy variables would point at
 		// whatever listens on the host's loopback.
 		return s.execveNotSelf(argv, egress.Unset(env))
 	case sandbox.StateDegraded:
-		fmt.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
+		esc.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
 	spec, err := s.spec()
 	if err != nil {
@@ -271,7 +272,7 @@ func (s *Shim) finish(status int) {
 	s.explain(status)
 	if status != 0 && status <= 128 && s.judged != "" {
 		for _, l := range s.egressLines() {
-			fmt.Fprintln(s.stderr, l)
+			fmt.Fprintln(s.stderr, esc.Text(l))
 		}
 	}
 }
@@ -333,7 +334,7 @@ func (s *Shim) audit(how string, status int) {
 		err = audit.Append(dir, r)
 	}
 	if err != nil {
-		fmt.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
+		esc.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
 	}
 }
 

@@ -61,6 +61,10 @@ func escapeProbe(raw string) int {
 		probeReads(s, f)
 	case "ipc":
 		probeIPC(s, f)
+	case "names":
+		probeNames(s, f)
+	case "run":
+		probeRun(s, f)
 	}
 	b, _ := json.Marshal(f)
 	if err := os.WriteFile(s.Out, b, 0o644); err != nil {

@@ -14,11 +14,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -40,11 +40,11 @@ func run(args []string, t0 time.Time) int {
 	case len(args) == 2 && args[1] == contract.WorkerCommand:
 		// The session's worker, inside the sandbox.
 		err := worker.ServeFD(3)
-		fmt.Fprintf(os.Stderr, "lite-sandbox: worker: %v\n", err)
+		esc.Fprintf(os.Stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox
 	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--" && os.Getenv(envEgressSocket) == "":
 		code, err := confine.Exec(args[3:], os.Environ())
-		fmt.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
+		esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		if dir := forward.Session(); dir != "" {
@@ -52,7 +52,7 @@ func run(args []string, t0 time.Time) int {
 		}
 		if forward.IsGitName(args[0]) {
 			err := forward.ExecGit(args)
-			fmt.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
+			esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 			return exit.NotFound
 		}
 	}
@@ -61,6 +61,6 @@ func run(args []string, t0 time.Time) int {
 	if err == nil {
 		err = syscall.Exec(main, args, os.Environ())
 	}
-	fmt.Fprintf(os.Stderr, "lite-sandbox-shim: %v (outside a session the shim needs lite-sandbox beside it)\n", err)
+	esc.Fprintf(os.Stderr, "lite-sandbox-shim: %v (outside a session the shim needs lite-sandbox beside it)\n", err)
 	return exit.Sandbox
 }

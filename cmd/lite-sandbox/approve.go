@@ -9,7 +9,9 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
@@ -42,7 +44,7 @@ func (ApproveListCmd) Run(io stdio) error {
 	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSESSION\tWAITING\tRULE\tCOMMAND")
 	for _, q := range qs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", q.ID, q.Session, time.Since(q.Asked).Round(time.Second), q.Rule, short(q.Command, 80))
+		esc.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", q.ID, q.Session, time.Since(q.Asked).Round(time.Second), q.Rule, short(q.Command, 80))
 	}
 	return tw.Flush()
 }
@@ -58,11 +60,11 @@ func (c ApproveShowCmd) Run(io stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "id:       %s\nsession:  %s\nasked:    %s\nrule:     %s\nreason:   %s\n", q.ID, q.Session, q.Asked.Local().Format("2006-01-02 15:04:05"), q.Rule, q.Reason)
+	esc.Fprintf(io.out, "id:       %s\nsession:  %s\nasked:    %s\nrule:     %s\nreason:   %s\n", q.ID, q.Session, q.Asked.Local().Format("2006-01-02 15:04:05"), q.Rule, q.Reason)
 	if q.Hint != "" {
-		fmt.Fprintf(io.out, "hint:     %s\n", q.Hint)
+		esc.Fprintf(io.out, "hint:     %s\n", q.Hint)
 	}
-	fmt.Fprintf(io.out, "cwd:      %s\ncommand:  %s\nmatched:  %s\n", q.Cwd, q.Command, q.Shape)
+	esc.Fprintf(io.out, "cwd:      %s\ncommand:  %s\nmatched:  %s\n", q.Cwd, q.Command, q.Shape)
 	return nil
 }
 
@@ -93,7 +95,7 @@ func answer(io stdio, id string, r approval.Reply) error {
 	if err := approval.Send(launch.RuntimeRoot(), id, r); err != nil {
 		return approveError(err)
 	}
-	fmt.Fprintf(io.out, "answered %s: %s\n", id, r)
+	esc.Fprintf(io.out, "answered %s: %s\n", id, r)
 	return nil
 }
 
@@ -117,11 +119,17 @@ func approveError(err error) error {
 	return &exit.Error{Code: exit.Sandbox, Err: err}
 }
 
-// short folds s to one line of at most n characters.
+// short is s on one line of at most n bytes for a table cell: what a
+// terminal would act on shown escaped (internal/esc; a newline as \n, so
+// a command from inside can hide nothing), then runs of spaces made one.
 func short(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(esc.Text(s)), " ")
 	if len(s) > n {
-		s = s[:n-3] + "..."
+		cut := n - 3
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
@@ -50,12 +51,12 @@ func (c *CheckCmd) Run(g *Globals, io stdio) error {
 	} else {
 		fmt.Fprintf(io.out, "%s", r.Decision)
 		if r.RuleID != "" {
-			fmt.Fprintf(io.out, " (%s)", r.RuleID)
+			esc.Fprintf(io.out, " (%s)", r.RuleID)
 		}
 		fmt.Fprintln(io.out)
 		for _, kv := range [][2]string{{"command", r.Command}, {"reason", r.Reason}, {"hint", r.Hint}} {
 			if kv[1] != "" {
-				fmt.Fprintf(io.out, "  %-8s %s\n", kv[0]+":", kv[1])
+				esc.Fprintf(io.out, "  %-8s %s\n", kv[0]+":", kv[1])
 			}
 		}
 		if r.Line > 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
@@ -33,7 +34,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	if derr == nil {
 		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)
 	} else {
-		fmt.Fprintf(w, "backend: none: %v\n", derr)
+		esc.Fprintf(w, "backend: none: %v\n", derr)
 	}
 	// What each sandboxed command gets on top of bwrap's namespaces;
 	// its landlock line replaces the kernel's (it says the ABI too).
@@ -48,30 +49,29 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		if strings.HasPrefix(l, "landlock: ") {
 			l = conf[1]
 		}
-		fmt.Fprintln(w, l)
+		esc.Fprintf(w, "%s\n", l)
 	}
-	fmt.Fprintln(w, conf[0])
-	fmt.Fprintln(w, conf[2])
-	fmt.Fprintf(w, "network: %s\n", networkLine(s.Policy))
-	fmt.Fprintf(w, "workspace: %s\n", s.Workspace)
-	fmt.Fprintf(w, "mode: %s\n", s.Mode)
-	fmt.Fprintf(w, "policy files: %v\n", s.Policy.Sources)
+	esc.Fprintf(w, "%s\n%s\n", conf[0], conf[2])
+	esc.Fprintf(w, "network: %s\n", networkLine(s.Policy))
+	esc.Fprintf(w, "workspace: %s\n", s.Workspace)
+	esc.Fprintf(w, "mode: %s\n", s.Mode)
+	esc.Fprintf(w, "policy files: %v\n", s.Policy.Sources)
 	for _, ag := range registry.All() {
 		a := ag.Info()
 		if p, err := a.Path(); err == nil {
-			fmt.Fprintf(w, "agent %s: %s\n", a.Name, p)
+			esc.Fprintf(w, "agent %s: %s\n", a.Name, p)
 		} else {
 			fmt.Fprintf(w, "agent %s: not installed (%s)\n", a.Name, a.Install)
 		}
 	}
 	st, err := sandbox.Resolve(s.Mode, b, derr, s.Workspace, s.Home)
 	if err != nil {
-		fmt.Fprintf(w, "sandbox: refused (%v)\n", err)
+		esc.Fprintf(w, "sandbox: refused (%v)\n", err)
 		return nil
 	}
-	fmt.Fprintf(w, "sandbox: %s\n", st)
+	esc.Fprintf(w, "sandbox: %s\n", st)
 	for _, l := range launch.RingLines(confine.Probe().Scoped, st.Sandboxed()) {
-		fmt.Fprintln(w, l)
+		esc.Fprintf(w, "%s\n", l)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
@@ -92,7 +93,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // denyAll is a checker that denies everything with err as the reason.
 func denyAll(err error) agents.Checker {
 	return func(string) agents.Verdict {
-		return agents.Verdict{Message: fmt.Sprintf("lite-sandbox: the hook could not judge the command, so it was not run: %v", err)}
+		return agents.Verdict{Message: esc.Sprintf("lite-sandbox: the hook could not judge the command, so it was not run: %v", err)}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -57,7 +58,7 @@ func (c *HookCmd) judge(a agents.FileAccess, p, cwd string) agents.Verdict {
 		cfg := c.config
 		spec, err := cfg.Policy.SandboxSpec(cfg.Workspace, cfg.Home, "")
 		if err != nil {
-			return agents.Verdict{Message: fmt.Sprintf("lite-sandbox: the hook could not build the session's sandbox, so the file tool was refused: %v", err)}
+			return agents.Verdict{Message: esc.Sprintf("lite-sandbox: the hook could not build the session's sandbox, so the file tool was refused: %v", err)}
 		}
 		sandbox.DetectHost(&spec) // core.hooksPath targets are protected too
 		c.spec = &spec

@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 )
@@ -131,7 +132,7 @@ func (p *logPrinter) print(recs []audit.Record) error {
 		}
 		cmd := short(r.Command, 80)
 		decision, answered := answerText(r)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s%s\n", r.Time.Local().Format("2006-01-02 15:04:05"),
+		esc.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s%s\n", r.Time.Local().Format("2006-01-02 15:04:05"),
 			sess, decision, rule, status, r.DurationMS, cmd, answered)
 	}
 	return tw.Flush()

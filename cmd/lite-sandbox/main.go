@@ -17,6 +17,7 @@ import (
 	kongcompletion "github.com/jotaen/kong-completion"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
@@ -94,7 +95,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		kongcompletion.Register(parser, completionPredictors())
 		ctx, err := parser.Parse(args[1:])
 		if err != nil {
-			fmt.Fprintf(stderr, "lite-sandbox: %v (see lite-sandbox --help)\n", err)
+			esc.Fprintf(stderr, "lite-sandbox: %v (see lite-sandbox --help)\n", err)
 			return exit.Usage, true
 		}
 		ctx.Bind(stdio{stdout, stderr})

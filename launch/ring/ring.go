@@ -103,7 +103,7 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		// Other sessions' sockets and policies, wherever a grant shows
 		// them.
 		Hide:  []string{filepath.Dir(info.Dir)},
-		Shims: append(sandbox.HostShells(), sandbox.HostGits()...),
+		Shims: append(sandbox.HostShells(), sandbox.HostGits(filepath.SplitList(info.Getenv("PATH")))...),
 	}
 	r.Read = append(r.Read, installRoots(in.Argv0, info.Getenv)...)
 	if info.Home != "" && info.Home != "/" {

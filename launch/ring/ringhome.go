@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
@@ -145,6 +146,6 @@ func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, h
 		shown = shown[:maxListed]
 		extra = " and " + strconv.Itoa(len(left)-maxListed) + " more"
 	}
-	fmt.Fprintf(w, "lite-sandbox: the agent created %s%s outside what it may keep; gone now (the ring keeps only the workspace and the agent's data; persist a path with agent.write)\n",
+	esc.Fprintf(w, "lite-sandbox: the agent created %s%s outside what it may keep; gone now (the ring keeps only the workspace and the agent's data; persist a path with agent.write)\n",
 		strings.Join(shown, ", "), extra)
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
 // kept is the data files of one state layer (agents.State.Keep): base
@@ -76,11 +78,11 @@ func persistKept(w io.Writer, k kept, scratch string) {
 		}
 		dst := filepath.Join(k.dir, e.Name())
 		if fi, err := os.Lstat(dst); err == nil && !fi.Mode().IsRegular() {
-			fmt.Fprintf(w, "lite-sandbox: kept %s in the session only: %s is not a regular file\n", e.Name(), dst)
+			esc.Fprintf(w, "lite-sandbox: kept %s in the session only: %s is not a regular file\n", e.Name(), dst)
 			continue
 		}
 		if err := replaceFile(src, dst); err != nil {
-			fmt.Fprintf(w, "lite-sandbox: could not keep %s: %v\n", dst, err)
+			esc.Fprintf(w, "lite-sandbox: could not keep %s: %v\n", dst, err)
 		}
 	}
 }

@@ -23,6 +23,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
 // DirName is the directory of the approval sockets in the sessions'
@@ -232,7 +234,7 @@ func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writ
 		b.mu.Unlock()
 	}()
 	if notify != nil {
-		fmt.Fprintf(notify, "lite-sandbox: %s needs a person's yes; waiting up to %s: lite-sandbox approve yes %s (or: no %s)\n",
+		esc.Fprintf(notify, "lite-sandbox: %s needs a person's yes; waiting up to %s: lite-sandbox approve yes %s (or: no %s)\n",
 			q.Rule, b.wait.Round(time.Second), p.q.ID, p.q.ID)
 	}
 	t := time.NewTimer(b.wait)

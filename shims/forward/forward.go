@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
@@ -56,11 +57,25 @@ func IsShimName(argv0 string) bool {
 	return IsShellName(argv0) || IsGitName(argv0) || strings.HasPrefix(filepath.Base(argv0), contract.ShimBinary)
 }
 
-// IsGitName reports whether the shim was started as git (git, /usr/bin/git):
-// the agent ring binds the shim over the host's git binaries, so that
-// the agent's own git runs in the command sandbox (docs/security-model.md,
-// repository content).
-func IsGitName(argv0 string) bool { return filepath.Base(argv0) == "git" }
+// IsGitName reports whether the shim was started as git (git, /usr/bin/git)
+// or as a git program under its dashed name (git-upload-pack, which git's
+// exec path holds as git itself): the agent ring binds the shim over
+// every git binary, so that any git runs in the command sandbox
+// (docs/security-model.md, escape classes 47 and 59).
+func IsGitName(argv0 string) bool {
+	base := filepath.Base(argv0)
+	return base == "git" || GitSubcommand(argv0) != ""
+}
+
+// GitSubcommand is the subcommand a dashed git name stands for
+// (git-upload-pack: upload-pack), or "".
+func GitSubcommand(argv0 string) string {
+	sub, ok := strings.CutPrefix(filepath.Base(argv0), "git-")
+	if !ok || sub == "" || IsShellName(argv0) {
+		return ""
+	}
+	return sub
+}
 
 // Session returns the session directory this shim belongs to:
 // $LITE_SANDBOX_SESSION, else the agent ring's (a shell started with a
@@ -79,7 +94,7 @@ func Session() string {
 // closed.
 func Run(dir string, argv []string, stderr io.Writer, main time.Time) int {
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "lite-sandbox: "+format+"\n", a...)
+		esc.Fprintf(stderr, "lite-sandbox: "+format+"\n", a...)
 		return code
 	}
 	if !filepath.IsAbs(dir) {

@@ -22,8 +22,12 @@ func TestNames(t *testing.T) {
 		{"/usr/bin/git", false, true, true},
 		{"/usr/local/bin/git", false, true, true},
 		{"lite-sandbox-shim", false, false, true},
+		// git's exec path holds git under dashed names: bound to the
+		// shim in the ring, they stand for git SUB (#25, class 59).
+		{"git-upload-pack", false, true, true},
+		{"/usr/lib/git-core/git-receive-pack", false, true, true},
 		// Positive controls: other programs are not the shim.
-		{"git-upload-pack", false, false, false},
+		{"git-", false, false, false},
 		{"gitk", false, false, false},
 		{"lite-sandbox", false, false, false},
 		{"python3", false, false, false},

@@ -12,6 +12,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -78,9 +79,11 @@ func (r Result) Why() string {
 }
 
 // oneLine folds line breaks and runs of blanks so that a message stays on
-// one line whatever a reason or a parser message contains.
+// one line whatever a reason or a parser message contains, with what a
+// terminal would act on shown escaped (a project policy file is from
+// inside; internal/esc).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return esc.Text(strings.Join(strings.Fields(s), " "))
 }
 
 // exampleError reports a rule example that does not behave as its rule
