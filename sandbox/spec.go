@@ -184,7 +184,11 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 	}
 	if degraded, _ := Degraded(s.Workspace, home); degraded {
 		for _, pr := range homeProtect(s.Workspace, home) {
-			s.Protect = appendProtected(s.Protect, pr)
+			if i := slices.IndexFunc(s.Protect, func(o Protected) bool { return o.Path == pr.Path }); i >= 0 {
+				s.Protect[i].Home = true // .claude/ is in the project list too
+				continue
+			}
+			s.Protect = append(s.Protect, pr)
 		}
 	}
 	for _, rel := range p.Unprotect {
