@@ -173,10 +173,13 @@ type LinkError struct {
 
 // Error says which link, why it is refused and the ways out.
 func (e *LinkError) Error() string {
+	hint := ""
+	if strings.HasSuffix(e.Protected, ".git/hooks") {
+		hint = " (for git hooks: git config core.hooksPath DIR)"
+	}
 	return fmt.Sprintf("protected path %s: %s is a symbolic link (to %s), which a command could replace with a directory of its own "+
-		"that the host then runs; replace the link with what it points at (for git hooks: git config core.hooksPath DIR), "+
-		"or drop %s with sandbox.unprotect in your own config",
-		printable(e.Protected), printable(e.Link), printable(e.Target), printable(e.Protected))
+		"that the host then runs; replace the link with what it points at%s, or drop %s with sandbox.unprotect in your own config",
+		printable(e.Protected), printable(e.Link), printable(e.Target), hint, printable(e.Protected))
 }
 
 // linkError returns the refusal for the symlink at cur on the way to pr.

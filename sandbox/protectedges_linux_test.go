@@ -98,3 +98,27 @@ func TestUnprotectGitConfig(t *testing.T) {
 		t.Errorf("hooks writable with .git/config unprotected: %v", r)
 	}
 }
+
+// TestPlaceholdersOutOfNewRepo: escape class 61 through the real
+// sandbox. In a workspace that is not a repository, a repository created
+// inside (`git init` at the top, and one in a subdirectory) does not
+// commit the placeholders with `git add -A`. Control: the placeholders
+// are there inside, and an ordinary dotfile beside them is committed.
+func TestPlaceholdersOutOfNewRepo(t *testing.T) {
+	t.Parallel()
+	b := requireBwrap(t)
+	home, ws := fakeHome(t)
+	r := runConfined(t, b, specFor(t, ws, home, nil), runOpts{env: gitEnv}, `set -e
+		test -f .envrc && test -f .mcp.json
+		echo x > .ordinary
+		git init -q . && git add -A && git commit -q -m top
+		git ls-files
+		git init -q sub && cd sub && echo y > f && git add -A && git commit -q -m sub
+		echo --; git ls-files`)
+	if r.code != 0 {
+		t.Fatalf("git init and commit failed: %v", r)
+	}
+	if want := ".ordinary\nREADME\n--\nf\n"; r.stdout != want {
+		t.Errorf("committed files:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}
