@@ -75,6 +75,12 @@ func TestProtectMounts(t *testing.T) {
 		}
 	})
 
+}
+
+// TestProtectMountsDegraded: a workspace of the home directory creates
+// no placeholder but those of the home's start-up files.
+func TestProtectMountsDegraded(t *testing.T) {
+	t.Parallel()
 	t.Run("degraded workspace creates nothing", func(t *testing.T) {
 		got, err := protectMounts(Spec{Workspace: "/home/user", Home: "/home/user", Protect: []Protected{{Path: "/home/user/.envrc"}}}, debianFS())
 		if err != nil || len(got) != 0 {

@@ -175,30 +175,9 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 			return Spec{}, err
 		}
 	}
-	for _, rel := range p.Protect {
-		pr, err := protectedAt(s.Workspace, rel)
-		if err != nil {
-			return Spec{}, fmt.Errorf("sandbox spec: protect: %w", err)
-		}
-		s.Protect = appendProtected(s.Protect, pr)
+	if err := s.protectFrom(p); err != nil {
+		return Spec{}, err
 	}
-	if degraded, _ := Degraded(s.Workspace, home); degraded {
-		for _, pr := range homeProtect(s.Workspace, home) {
-			if i := slices.IndexFunc(s.Protect, func(o Protected) bool { return o.Path == pr.Path }); i >= 0 {
-				s.Protect[i].Home = true // .claude/ is in the project list too
-				continue
-			}
-			s.Protect = append(s.Protect, pr)
-		}
-	}
-	for _, rel := range p.Unprotect {
-		pr, err := protectedAt(s.Workspace, rel)
-		if err != nil {
-			return Spec{}, fmt.Errorf("sandbox spec: unprotect: %w", err)
-		}
-		s.Unprotect = append(s.Unprotect, pr.Path)
-	}
-	s.Protect = dropUnprotected(s.Protect, s.Unprotect)
 	for _, name := range p.Etc {
 		if err := checkEtcName(name); err != nil {
 			return Spec{}, fmt.Errorf("sandbox spec: %w", err)
@@ -214,6 +193,37 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 		s.Cwd = path.Join(s.Workspace, cwd)
 	}
 	return s, nil
+}
+
+// protectFrom fills Protect and Unprotect from the grants: the
+// protected paths, the home's start-up files in a degraded workspace
+// ([homeCode]), less what the user unprotects.
+func (s *Spec) protectFrom(p Grants) error {
+	for _, rel := range p.Protect {
+		pr, err := protectedAt(s.Workspace, rel)
+		if err != nil {
+			return fmt.Errorf("sandbox spec: protect: %w", err)
+		}
+		s.Protect = appendProtected(s.Protect, pr)
+	}
+	if degraded, _ := Degraded(s.Workspace, s.Home); degraded {
+		for _, pr := range homeProtect(s.Workspace, s.Home) {
+			if i := slices.IndexFunc(s.Protect, func(o Protected) bool { return o.Path == pr.Path }); i >= 0 {
+				s.Protect[i].Home = true // .claude/ is in the project list too
+				continue
+			}
+			s.Protect = append(s.Protect, pr)
+		}
+	}
+	for _, rel := range p.Unprotect {
+		pr, err := protectedAt(s.Workspace, rel)
+		if err != nil {
+			return fmt.Errorf("sandbox spec: unprotect: %w", err)
+		}
+		s.Unprotect = append(s.Unprotect, pr.Path)
+	}
+	s.Protect = dropUnprotected(s.Protect, s.Unprotect)
+	return nil
 }
 
 // Protected is one path of [Spec.Protect].
