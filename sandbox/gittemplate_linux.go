@@ -19,7 +19,8 @@ const gitTemplateExclude = "/usr/share/git-core/templates/info/exclude"
 // repository, then `git add -A`; escape class 61): it binds, over the
 // template's info/exclude, a copy that also lists each placeholder,
 // anchored at every directory between the workspace and it (the new
-// repository may start at any of them). The workspace's own repository
+// repository may start at any of them). The lines stay in the new
+// repository's info/exclude, so only file placeholders are listed. The workspace's own repository
 // gets the same through dressPlaceholders. It returns the mounts and a
 // temporary file to remove after the sandbox exits ("" for none). A
 // user's own template (init.templateDir, GIT_TEMPLATE_DIR) is not
@@ -29,9 +30,17 @@ func templateExclude(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	if err != nil || lastCovering(ms, gitTemplateExclude) < 0 {
 		return ms, ""
 	}
+	files := map[string]bool{}
+	for _, m := range ms {
+		if m.Kind == PlaceholderFile {
+			files[m.Dst] = true
+		}
+	}
 	var pats []string
 	for _, p := range ph {
-		if !Below(p, s.Workspace) {
+		// Only files: git tracks no empty directory, and every line
+		// stays in the new repository's info/exclude.
+		if !files[p] || !Below(p, s.Workspace) {
 			continue
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, s.Workspace), "/")
@@ -48,7 +57,8 @@ func templateExclude(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	if err != nil {
 		return ms, ""
 	}
-	text := string(orig) + "\n# lite-sandbox: read-only placeholders of protected paths\n" + strings.Join(pats, "\n") + "\n"
+	text := string(orig) + "\n# lite-sandbox: read-only placeholders of protected paths, created while a sandbox ran;\n" +
+		"# these lines may be deleted once it has ended\n" + strings.Join(pats, "\n") + "\n"
 	_, werr := f.WriteString(text)
 	if cerr := f.Close(); werr != nil || cerr != nil {
 		os.Remove(f.Name())
