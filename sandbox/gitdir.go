@@ -159,6 +159,9 @@ func placeholderContent(p string) string {
 	case filepath.Base(p) == "commondir" && strings.Contains(p, "/.git/"):
 		return ".\n"
 	}
+	if c, ok := homePlaceholder[filepath.Base(p)]; ok {
+		return c
+	}
 	return ""
 }
 

@@ -28,7 +28,9 @@ const gitTimeout = 2 * time.Second
 //     the .git file and the per-worktree commondir are protected, since
 //     either would redirect git to a config of the agent's choosing;
 //   - the target of core.hooksPath, when it lies in the workspace, is
-//     protected like .git/hooks, whether or not it exists (class 11).
+//     protected like .git/hooks, whether or not it exists (class 11);
+//   - nothing at or below a path of [Spec.Unprotect] stays protected
+//     (the user's sandbox.unprotect; class 61).
 //
 // It changes nothing when the workspace is not a git repository. Errors
 // are not fatal: what cannot be read is left as it is. A spec it already
@@ -38,6 +40,7 @@ func DetectHost(s *Spec) {
 		return
 	}
 	s.hostDetected = true
+	defer func() { s.Protect = dropUnprotected(s.Protect, s.Unprotect) }()
 	if s.CacheLayer == "" {
 		s.CacheLayer = CacheLayerDir(s.Home, s.Workspace)
 	}

@@ -44,10 +44,16 @@ func requireBwrap(t *testing.T) sandbox.Backend {
 
 // fakeHome creates a home directory outside /tmp (the sandbox's /tmp is a
 // fresh tmpfs, which would make every home test pass vacuously) with an
-// ssh key, a secret, a .netrc and the workspace at home/project.
+// ssh key, a secret, a .netrc and the workspace at home/project. As
+// another user, where /var/tmp is not writable, LITE_SANDBOX_TEST_HOMES
+// names a writable directory outside /tmp to use instead.
 func fakeHome(t *testing.T) (home, ws string) {
 	t.Helper()
-	home, err := os.MkdirTemp("/var/tmp", "ls-sandbox-test-")
+	base := os.Getenv("LITE_SANDBOX_TEST_HOMES")
+	if base == "" {
+		base = "/var/tmp"
+	}
+	home, err := os.MkdirTemp(base, "ls-sandbox-test-")
 	if err != nil {
 		t.Fatal(err)
 	}

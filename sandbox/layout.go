@@ -144,7 +144,11 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 		return nil, err
 	}
 	ms = append(ms, prot...)
-	ms = append(ms, gitProtectMounts(s.Git, fsys)...)
+	gitProt, err := gitProtectMounts(s.Git, fsys)
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, gitProt...)
 
 	masks, err := denyMasks(ms, s.Deny, fsys)
 	if err != nil {
@@ -284,14 +288,32 @@ func remountProcDev(ms []Mount) []Mount {
 
 // gitProtectMounts binds the git control files that exist read-only on
 // themselves, then stands placeholders in for the missing ones.
-func gitProtectMounts(g gitDirs, fsys FS) []Mount {
-	var ms []Mount
-	for _, p := range g.Protect {
-		if _, err := fsys.Lstat(p); err == nil {
-			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
-		}
+func gitProtectMounts(g gitDirs, fsys FS) ([]Mount, error) {
+	ms, err := gitProtectBinds(g.Protect, fsys)
+	if err != nil {
+		return nil, err
 	}
-	return append(ms, gitPlaceholderMounts(g.Placeholders, fsys)...)
+	return append(ms, gitPlaceholderMounts(g.Placeholders, fsys)...), nil
+}
+
+// gitProtectBinds binds the git control files of paths that exist
+// read-only on themselves. One that is a symbolic link is refused, as in
+// the workspace (escape class 60): its directory is writable, so the
+// link could be replaced.
+func gitProtectBinds(paths []string, fsys FS) ([]Mount, error) {
+	var ms []Mount
+	for _, p := range paths {
+		fi, err := fsys.Lstat(p)
+		if err != nil {
+			continue
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := fsys.Readlink(p)
+			return nil, &LinkError{Protected: p, Link: p, Target: target}
+		}
+		ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
+	}
+	return ms, nil
 }
 
 // systemMounts mounts the system directories. On merged-/usr systems /bin,

@@ -51,25 +51,15 @@ func (g gitDirs) paths() []string {
 // mkdir -p .git/hooks`, escape class 12); then each protected path is
 // bound read-only onto itself, or, when it (or an ancestor) does not
 // exist yet, an empty read-only placeholder is mounted at the first
-// missing component (class 13). A protected path reached through a
-// symlink is protected at the link's target when that lies in the
-// workspace; a path below a file cannot exist and needs nothing.
+// missing component (class 13). A protected path that is, or lies
+// below, a symbolic link in the workspace is a [*LinkError] (class 60);
+// a path below a file cannot exist and needs nothing.
 func protectMounts(s Spec, fsys FS) ([]Mount, error) {
 	degraded, _ := Degraded(s.Workspace, s.Home)
 	p := &protector{ws: s.Workspace, fsys: fsys, degraded: degraded, seen: map[string]bool{}}
-	queue := slices.Clone(s.Protect)
-	for n := 0; len(queue) > 0; n++ {
-		if n > 256 {
-			return nil, fmt.Errorf("sandbox layout: protect: too many symbolic links")
-		}
-		pr := queue[0]
-		queue = queue[1:]
-		next, err := p.walk(pr)
-		if err != nil {
+	for _, pr := range s.Protect {
+		if err := p.walk(pr); err != nil {
 			return nil, err
-		}
-		if next != nil {
-			queue = append(queue, *next)
 		}
 	}
 	// Shallow pins first: a deeper pin inside a later, shallower bind
@@ -107,12 +97,10 @@ func (p *protector) add(list *[]Mount, m Mount) {
 }
 
 // walk goes down the components of pr from the workspace and protects
-// it. When a component is a symlink it returns the path to protect
-// instead, through the link's target, or nil when that leaves the
-// workspace.
-func (p *protector) walk(pr Protected) (*Protected, error) {
+// it, or refuses a symbolic link on the way.
+func (p *protector) walk(pr Protected) error {
 	if pr.Path == p.ws || !Within(pr.Path, p.ws) {
-		return nil, nil
+		return nil
 	}
 	rel := strings.TrimPrefix(pr.Path, p.ws+"/")
 	if p.ws == "/" {
@@ -127,34 +115,34 @@ func (p *protector) walk(pr Protected) (*Protected, error) {
 		fi, err := p.fsys.Lstat(cur)
 		if err != nil {
 			if !missing(err) {
-				return nil, fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
+				return fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
 			}
 			p.placeholder(pr, c, cur, last, ancestors)
-			return nil, nil
+			return nil
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return p.follow(pr, cur, comps[i+1:])
+			return p.linkError(pr, cur)
 		}
 		if last {
 			p.protect(ancestors, Mount{Kind: ROBind, Src: cur, Dst: cur})
-			return nil, nil
+			return nil
 		}
 		if !fi.IsDir() {
 			// Nothing can exist below a file.
-			return nil, nil
+			return nil
 		}
 		ancestors = append(ancestors, cur)
 	}
-	return nil, nil
+	return nil
 }
 
 // placeholder stands a read-only placeholder in at cur, the first
 // missing component (c) of pr.
 func (p *protector) placeholder(pr Protected, c, cur string, last bool, ancestors []string) {
-	if p.degraded {
-		// A workspace of / or of the home directory: never create files
-		// there (documented: only existing protected paths are protected
-		// then).
+	if p.degraded && !pr.Home {
+		// A workspace of / or of the home directory: create nothing there
+		// but the placeholders of the home's start-up files (documented:
+		// only existing protected paths are protected otherwise).
 		return
 	}
 	if c == ".git" && !last {
@@ -170,27 +158,43 @@ func (p *protector) placeholder(pr Protected, c, cur string, last bool, ancestor
 	p.protect(ancestors, Mount{Kind: kind, Dst: cur})
 }
 
-// follow returns the path that protecting pr through the symlink at cur
-// means (rest are the components after it), or nil when it lies outside
-// the workspace: what the link points at is what a write through it
-// changes.
-func (p *protector) follow(pr Protected, cur string, rest []string) (*Protected, error) {
-	target, err := realPath(p.fsys, path.Dir(cur))
+// LinkError reports a protected path that is, or lies below, a
+// symbolic link inside the workspace. A mount cannot pin a link (bwrap
+// follows it to its target), and the link's directory stays writable, so
+// a command could remove the link and put a directory of its own at its
+// name, which the host then runs (`.git/hooks`, `.claude`; escape class
+// 60): the sandbox refuses to start instead (docs/confinement.md,
+// "Protected paths").
+type LinkError struct {
+	Protected string // the protected path, relative to the workspace
+	Link      string // the link, relative to the workspace
+	Target    string // what the link points at, as written
+}
+
+// Error says which link, why it is refused and the ways out.
+func (e *LinkError) Error() string {
+	hint := ""
+	if strings.HasSuffix(e.Protected, ".git/hooks") {
+		hint = " (for git hooks: git config core.hooksPath DIR)"
+	}
+	return fmt.Sprintf("protected path %s: %s is a symbolic link (to %s), which a command could replace with a directory of its own "+
+		"that the host then runs; replace the link with what it points at%s, or drop %s with sandbox.unprotect in your own config",
+		printable(e.Protected), printable(e.Link), printable(e.Target), hint, printable(e.Protected))
+}
+
+// linkError returns the refusal for the symlink at cur on the way to pr.
+func (p *protector) linkError(pr Protected, cur string) error {
+	target, err := p.fsys.Readlink(cur)
 	if err != nil {
-		return nil, nil
+		return fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
 	}
-	link, err := p.fsys.Readlink(cur)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox layout: protect %s: %w", pr.Path, err)
+	rel := func(q string) string {
+		if r, ok := strings.CutPrefix(q, strings.TrimSuffix(p.ws, "/")+"/"); ok {
+			return r
+		}
+		return q
 	}
-	if !path.IsAbs(link) {
-		link = path.Join(target, link)
-	}
-	next := path.Join(append([]string{link}, rest...)...)
-	if Within(next, p.ws) && next != p.ws {
-		return &Protected{Path: next, Dir: pr.Dir}, nil
-	}
-	return nil, nil
+	return &LinkError{Protected: rel(pr.Path), Link: rel(cur), Target: target}
 }
 
 // Placeholders returns the host paths of the placeholders in ms: bwrap

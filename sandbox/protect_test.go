@@ -4,14 +4,16 @@
 package sandbox
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // TestProtectMounts pins the shapes of protection: existing paths bound
 // read-only onto themselves after their ancestors are pinned, missing
-// ones replaced by placeholders at the first missing component, links
-// followed into the workspace, and nothing invented for a missing .git.
+// ones replaced by placeholders at the first missing component, and
+// nothing invented for a missing .git.
 func TestProtectMounts(t *testing.T) {
 	t.Parallel()
 	const ws = "/home/user/project"
@@ -20,9 +22,6 @@ func TestProtectMounts(t *testing.T) {
 		ws + "/.git/hooks":        "dir",
 		ws + "/.git/config":       "file",
 		ws + "/.claude":           "dir",
-		ws + "/.envrc":            "link:config/envrc", // in the workspace
-		ws + "/config":            "dir",
-		ws + "/.mcp.json":         "link:/etc/hosts", // outside: nothing to do
 		ws + "/crushrc":           "file",
 		ws + "/.codex/nested/dir": "dir",
 	} {
@@ -36,8 +35,6 @@ func TestProtectMounts(t *testing.T) {
 		{Path: ws + "/.git/config"},
 		{Path: ws + "/.git/info/attributes"},
 		{Path: ws + "/.claude", Dir: true},
-		{Path: ws + "/.envrc"},
-		{Path: ws + "/.mcp.json"},
 		{Path: ws + "/crushrc"},
 		{Path: ws + "/.vscode", Dir: true},
 		{Path: ws + "/.husky/_", Dir: true},
@@ -51,7 +48,6 @@ func TestProtectMounts(t *testing.T) {
 	want := []Mount{
 		{Bind, ws + "/.git", ws + "/.git"},
 		{Bind, ws + "/.codex", ws + "/.codex"},
-		{Bind, ws + "/config", ws + "/config"}, // the link's target's parent
 		{Bind, ws + "/.codex/nested", ws + "/.codex/nested"},
 		{Bind, ws + "/.codex/nested/dir", ws + "/.codex/nested/dir"},
 		{ROBind, ws + "/.git/hooks", ws + "/.git/hooks"},
@@ -62,7 +58,6 @@ func TestProtectMounts(t *testing.T) {
 		{Kind: PlaceholderDir, Dst: ws + "/.vscode"},
 		{Kind: PlaceholderDir, Dst: ws + "/.husky"},
 		{Kind: PlaceholderFile, Dst: ws + "/.codex/nested/dir/x.toml"},
-		{Kind: PlaceholderFile, Dst: ws + "/config/envrc"}, // through the link
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("protect mounts:\n got %v\nwant %v", got, want)
@@ -80,12 +75,85 @@ func TestProtectMounts(t *testing.T) {
 		}
 	})
 
+}
+
+// TestProtectMountsDegraded: a workspace of the home directory creates
+// no placeholder but those of the home's start-up files.
+func TestProtectMountsDegraded(t *testing.T) {
+	t.Parallel()
 	t.Run("degraded workspace creates nothing", func(t *testing.T) {
 		got, err := protectMounts(Spec{Workspace: "/home/user", Home: "/home/user", Protect: []Protected{{Path: "/home/user/.envrc"}}}, debianFS())
 		if err != nil || len(got) != 0 {
 			t.Errorf("got %v, %v; want nothing", got, err)
 		}
 	})
+
+	// Escape class 61: the home's start-up files get placeholders even in
+	// a degraded workspace; existing ones are bound read-only.
+	t.Run("degraded workspace protects the home's start-up files", func(t *testing.T) {
+		f := debianFS()
+		f["/home/user/.bashrc"] = "file"
+		s := Spec{Workspace: "/home/user", Home: "/home/user", Protect: []Protected{
+			{Path: "/home/user/.bashrc", Home: true}, {Path: "/home/user/.zshrc", Home: true},
+			{Path: "/home/user/.config/autostart", Dir: true, Home: true}}}
+		got, err := protectMounts(s, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Mount{{Bind, "/home/user/.config", "/home/user/.config"}, {ROBind, "/home/user/.bashrc", "/home/user/.bashrc"},
+			{Kind: PlaceholderFile, Dst: "/home/user/.zshrc"}, {Kind: PlaceholderDir, Dst: "/home/user/.config/autostart"}}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
+}
+
+// TestProtectedLink: a protected path that is, or lies below, a symbolic
+// link in the workspace refuses the sandbox, naming the link (escape
+// class 60): a mount cannot pin the link, and its directory is writable.
+func TestProtectedLink(t *testing.T) {
+	t.Parallel()
+	const ws = "/home/user/project"
+	for _, c := range []struct {
+		name, link, target, protect, wantLink string
+	}{
+		{"hooks to a directory in the workspace", ws + "/.git/hooks", "../githooks", ws + "/.git/hooks", ".git/hooks"},
+		{"claude to a directory outside", ws + "/.claude", "/home/user/dotfiles/claude", ws + "/.claude", ".claude"},
+		{"a file to /etc/hosts", ws + "/.mcp.json", "/etc/hosts", ws + "/.mcp.json", ".mcp.json"},
+		{"an ancestor", ws + "/.git", "/srv/repo.git", ws + "/.git/hooks", ".git"},
+		{"dangling", ws + "/.envrc", "nowhere", ws + "/.envrc", ".envrc"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := debianFS()
+			f[ws+"/.git"] = "dir"
+			f[ws+"/githooks"] = "dir"
+			f["/home/user/dotfiles/claude"] = "dir"
+			f["/srv/repo.git/hooks"] = "dir"
+			f[c.link] = "link:" + c.target
+			_, err := protectMounts(Spec{Workspace: ws, Home: "/home/user", Protect: []Protected{{Path: c.protect, Dir: true}}}, f)
+			var le *LinkError
+			if !errors.As(err, &le) || le.Link != c.wantLink || le.Target != c.target {
+				t.Fatalf("err = %v, want a LinkError for %s -> %s", err, c.wantLink, c.target)
+			}
+			for _, want := range []string{c.wantLink, "symbolic link", "sandbox.unprotect"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("message %q lacks %q", err, want)
+				}
+			}
+		})
+	}
+	// Positive control: a link elsewhere in the workspace is nobody's
+	// business, and the same path as a directory is protected.
+	f := debianFS()
+	f[ws] = "dir"
+	f[ws+"/.git"] = "dir"
+	f[ws+"/.git/hooks"] = "dir"
+	f[ws+"/docs"] = "link:/usr/share/doc"
+	got, err := protectMounts(Spec{Workspace: ws, Protect: []Protected{{Path: ws + "/.git/hooks", Dir: true}}}, f)
+	if err != nil || !slices.Contains(got, Mount{ROBind, ws + "/.git/hooks", ws + "/.git/hooks"}) {
+		t.Errorf("a directory: got %v, %v", got, err)
+	}
 }
 
 // TestLayoutWorktree: a linked worktree's common git directory is

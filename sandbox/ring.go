@@ -132,11 +132,11 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		return nil, err
 	}
 	ms = append(ms, prot...)
-	for _, p := range s.Git.Protect {
-		if _, err := fsys.Lstat(p); err == nil {
-			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
-		}
+	gitProt, err := gitProtectBinds(s.Git.Protect, fsys)
+	if err != nil {
+		return nil, err
 	}
+	ms = append(ms, gitProt...)
 	guards, err := guardMounts(r, writable, fsys)
 	if err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 		})
 		ph = Placeholders(mounts)
 	}
-	var tmp string
+	var tmp, tmpl string
 	if len(ph) > 0 && locks[0] != nil {
 		for i, root := range order {
 			if locks[i] != nil {
@@ -78,6 +78,7 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 			}
 		}
 		mounts, tmp = dressPlaceholders(r.Command, mounts, ph)
+		mounts, tmpl = templateExclude(r.Command, mounts, ph)
 	}
 	// Inside, the confine step (no_new_privs, Landlock scopes, the
 	// seccomp filter) runs before the agent, as for every command.
@@ -89,8 +90,10 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 				l.release()
 			}
 		}
-		if tmp != "" {
-			os.Remove(tmp)
+		for _, t := range []string{tmp, tmpl} {
+			if t != "" {
+				os.Remove(t)
+			}
 		}
 	}
 	return p, nil

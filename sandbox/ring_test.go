@@ -4,6 +4,7 @@
 package sandbox
 
 import (
+	"errors"
 	"path"
 	"slices"
 	"strings"
@@ -223,6 +224,25 @@ func TestRingLayoutRejects(t *testing.T) {
 	r.Tmp = "tmp"
 	if _, err := RingLayout(r, ringFS()); err == nil {
 		t.Error("relative tmp accepted")
+	}
+}
+
+// TestRingLayoutProtectedLink: the agent ring refuses a protected path
+// that is a symbolic link in the workspace, as the command sandbox does
+// (escape class 60); the user's unprotect lets it start.
+func TestRingLayoutProtectedLink(t *testing.T) {
+	f := ringFS()
+	delete(f, "/home/user/project/.git/hooks")
+	f["/home/user/project/.git/hooks"] = "link:../githooks"
+	f["/home/user/project/githooks"] = "dir"
+	r := ringSpec(t, "/home/user/project")
+	var le *LinkError
+	if _, err := RingLayout(r, f); !errors.As(err, &le) || le.Link != ".git/hooks" {
+		t.Errorf("err = %v, want a LinkError for .git/hooks", err)
+	}
+	r.Command.Protect = dropUnprotected(r.Command.Protect, []string{"/home/user/project/.git/hooks"})
+	if _, err := RingLayout(r, f); err != nil {
+		t.Errorf("unprotected: %v", err)
 	}
 }
 

@@ -177,18 +177,19 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		})
 	}
 	ph := Placeholders(mounts)
-	var tmp string
+	var tmp, tmpl string
 	if scratch && len(ph) > 0 {
 		createPlaceholders(mounts, record)
 		mounts, tmp = dressPlaceholders(s, mounts, ph)
+		mounts, tmpl = templateExclude(s, mounts, ph)
 	}
-	tmps := []string{tmp}
+	tmps := []string{tmp, tmpl}
 	if scratch {
 		tmps = append(tmps, moduleConfigCopies(mounts)...)
 	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
-	if len(tmps) > 1 || tmp != "" {
+	if len(tmps) > 2 || tmp != "" || tmpl != "" {
 		p.release = func() {
 			for _, t := range tmps {
 				if t != "" {
@@ -289,13 +290,7 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 		os.Remove(f.Name())
 		return ms, ""
 	}
-	m := Mount{Kind: ROBind, Src: f.Name(), Dst: exclude}
-	if n := len(ms); n > 0 && ms[n-1].Kind == RemountRO {
-		ms = append(ms[:n-1], m, ms[n-1])
-	} else {
-		ms = append(ms, m)
-	}
-	return ms, f.Name()
+	return insertBeforeRemount(ms, Mount{Kind: ROBind, Src: f.Name(), Dst: exclude}), f.Name()
 }
 
 func hasContent(p, want string) bool {

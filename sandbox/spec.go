@@ -6,6 +6,7 @@ package sandbox
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -51,6 +52,11 @@ type Spec struct {
 	// Protect lists paths inside the workspace that stay read-only
 	// (escape classes 9 to 15), whether or not they exist yet.
 	Protect []Protected
+	// Unprotect lists paths inside the workspace the user took out of
+	// Protect (sandbox.unprotect): nothing at or below them is protected,
+	// including what [DetectHost] finds in .git (escape class 61: the
+	// refusal's message names unprotect as the way out).
+	Unprotect []string
 	// Git holds what git needs outside the workspace (a linked
 	// worktree's common directory); see [DetectHost].
 	Git gitDirs
@@ -80,6 +86,9 @@ const (
 type Grants struct {
 	Network string
 	Lists
+	// Unprotect lists workspace-relative paths taken out of protection
+	// (the user's sandbox.unprotect).
+	Unprotect []string
 }
 
 // Lists are the mount lists, declared once: the policy's [sandbox]
@@ -166,12 +175,8 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 			return Spec{}, err
 		}
 	}
-	for _, rel := range p.Protect {
-		pr, err := protectedAt(s.Workspace, rel)
-		if err != nil {
-			return Spec{}, fmt.Errorf("sandbox spec: protect: %w", err)
-		}
-		s.Protect = appendProtected(s.Protect, pr)
+	if err := s.protectFrom(p); err != nil {
+		return Spec{}, err
 	}
 	for _, name := range p.Etc {
 		if err := checkEtcName(name); err != nil {
@@ -190,12 +195,47 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 	return s, nil
 }
 
+// protectFrom fills Protect and Unprotect from the grants: the
+// protected paths, the home's start-up files in a degraded workspace
+// ([homeCode]), less what the user unprotects.
+func (s *Spec) protectFrom(p Grants) error {
+	for _, rel := range p.Protect {
+		pr, err := protectedAt(s.Workspace, rel)
+		if err != nil {
+			return fmt.Errorf("sandbox spec: protect: %w", err)
+		}
+		s.Protect = appendProtected(s.Protect, pr)
+	}
+	if degraded, _ := Degraded(s.Workspace, s.Home); degraded {
+		for _, pr := range homeProtect(s.Workspace, s.Home) {
+			if i := slices.IndexFunc(s.Protect, func(o Protected) bool { return o.Path == pr.Path }); i >= 0 {
+				s.Protect[i].Home = true // .claude/ is in the project list too
+				continue
+			}
+			s.Protect = append(s.Protect, pr)
+		}
+	}
+	for _, rel := range p.Unprotect {
+		pr, err := protectedAt(s.Workspace, rel)
+		if err != nil {
+			return fmt.Errorf("sandbox spec: unprotect: %w", err)
+		}
+		s.Unprotect = append(s.Unprotect, pr.Path)
+	}
+	s.Protect = dropUnprotected(s.Protect, s.Unprotect)
+	return nil
+}
+
 // Protected is one path of [Spec.Protect].
 type Protected struct {
 	// Path is absolute and clean.
 	Path string
 	// Dir says that a placeholder for a missing Path is a directory.
 	Dir bool
+	// Home marks a start-up file of the home directory in a degraded
+	// workspace ([homeCode]): it gets a placeholder although nothing else
+	// is created in such a workspace.
+	Home bool
 }
 
 // protectedAt turns a workspace-relative protect entry into a Protected.
@@ -208,6 +248,14 @@ func protectedAt(ws, rel string) (Protected, error) {
 		return Protected{}, fmt.Errorf("%q lies outside the workspace", rel)
 	}
 	return Protected{Path: p, Dir: strings.HasSuffix(rel, "/")}, nil
+}
+
+// dropUnprotected removes from list every path at or below one of
+// unprotect.
+func dropUnprotected(list []Protected, unprotect []string) []Protected {
+	return slices.DeleteFunc(list, func(pr Protected) bool {
+		return slices.ContainsFunc(unprotect, func(u string) bool { return Within(pr.Path, u) })
+	})
 }
 
 // appendProtected adds pr unless its path is already there.

@@ -150,7 +150,18 @@ func (s *Shim) RunArgv(argv []string) error {
 	if !sandbox.Within(s.Cwd, s.Workspace) {
 		s.Cwd = s.Workspace
 	}
-	return s.Exec(argv)
+	// A repository the command creates or changes is named afterwards,
+	// as a session names them at its end (escape class 61). When the
+	// command runs unsandboxed, Exec replaces this process and nothing
+	// is compared.
+	before := sandbox.NestedGitDirs(s.Workspace)
+	err := s.Exec(argv)
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ReportNested(s.stderr, before, s.Workspace, "", "by this command", getenv)
+	return err
 }
 
 // Exec runs argv inside the OS sandbox and returns an *exit.Error with

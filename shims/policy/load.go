@@ -430,6 +430,18 @@ func checkPath(key, v string) error {
 	case !strings.HasPrefix(v, "/") && v != "~" && !strings.HasPrefix(v, "~/"):
 		return fmt.Errorf("%s: %q must be absolute or start with ~/", key, v)
 	}
+	return checkNoGlob(key, v)
+}
+
+// checkNoGlob refuses a glob in a path list (escape class 61): a mount
+// takes one path, so a pattern such as "*.pem" would be matched against
+// nothing (or once, at start, missing files created later) and silently
+// protect nothing. The way out is the directory that holds the files.
+func checkNoGlob(key, v string) error {
+	if strings.ContainsAny(v, "*?[") {
+		return fmt.Errorf("%s: %q is a glob, and paths here are literal (a pattern would protect nothing, "+
+			"and miss files created later): name each path, or the directory that holds them", key, v)
+	}
 	return nil
 }
 
@@ -446,7 +458,7 @@ func checkRelPath(key, v string) error {
 	case slices.Contains(strings.Split(v, "/"), ".."):
 		return fmt.Errorf("%s: %q must not contain a \"..\" component", key, v)
 	}
-	return nil
+	return checkNoGlob(key, v)
 }
 
 // sameRel reports whether two workspace-relative protect entries name the

@@ -295,6 +295,10 @@ func TestProtectLayers(t *testing.T) {
 		{"project adds a tool", "[sandbox]\ntools = [\"~\"]\n", "sandbox.tools: a project file may only tighten"},
 		{"absolute protect", "[sandbox]\nprotect = [\"/etc/x\"]\n", "must be relative to the workspace"},
 		{"protect escapes", "[sandbox]\nprotect = [\"../x\"]\n", `must not contain a ".." component`},
+		// Escape class 61: a glob would protect or deny nothing, silently.
+		{"protect glob", "[sandbox]\nprotect = [\"*.pem\"]\n", `sandbox.protect: "*.pem" is a glob`},
+		{"protect glob in a dir", "[sandbox]\nprotect = [\"keys/[ab].key\"]\n", `"keys/[ab].key" is a glob`},
+		{"deny glob", "[sandbox]\ndeny = [\"~/keys/*.pem\"]\n", `sandbox.deny: "~/keys/*.pem" is a glob`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := t.TempDir()
@@ -305,9 +309,19 @@ func TestProtectLayers(t *testing.T) {
 			}
 		})
 	}
-	// The user's file may unprotect; a bad entry is named.
+	// The user's file may unprotect; a bad entry is named, with its file.
 	bad := write(t, dir, "bad.toml", "[sandbox]\nunprotect = [\"/abs\"]\n")
 	if _, err := Load(Options{UserFile: bad, Getenv: noenv}); err == nil || !strings.Contains(err.Error(), "sandbox.unprotect") {
 		t.Errorf("err = %v", err)
+	}
+	glob := write(t, dir, "glob.toml", "[sandbox]\ndeny = [\"~/*.pem\"]\n")
+	if _, err := Load(Options{UserFile: glob, Getenv: noenv}); err == nil || !strings.Contains(err.Error(), "glob.toml") ||
+		!strings.Contains(err.Error(), "name each path") {
+		t.Errorf("a glob in deny: err = %v, want the file and the way out", err)
+	}
+	// Positive control: the same entries, literal, load.
+	lit := write(t, dir, "literal.toml", "[sandbox]\ndeny = [\"~/keys/server.pem\"]\nprotect = [\"keys/a.key\"]\n")
+	if _, err := Load(Options{UserFile: lit, Getenv: noenv}); err != nil {
+		t.Errorf("literal paths: %v", err)
 	}
 }
