@@ -109,7 +109,7 @@ func GoEnvFile(user []byte, first, envProxy string) (content []byte, dropped []s
 		}
 		clean := StripURLCredentials(v)
 		if clean != v {
-			dropped = append(dropped, k+" (credentials in a URL)")
+			dropped = append(dropped, "the credentials in "+k)
 		}
 		if k == "GOPROXY" {
 			if proxy == "" {
@@ -149,7 +149,7 @@ func NpmrcFile(user []byte) (content []byte, dropped []string) {
 		}
 		clean := StripURLCredentials(v)
 		if clean != v {
-			dropped = append(dropped, k+" (credentials in a URL)")
+			dropped = append(dropped, "the credentials in "+k)
 		}
 		b.WriteString(k + "=" + clean + "\n")
 	}

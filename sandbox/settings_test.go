@@ -46,7 +46,7 @@ func TestGoEnvFile(t *testing.T) {
 		if strings.Contains(string(got), "secret") || strings.Contains(string(got), "GOAUTH") {
 			t.Errorf("%s: a secret passed: %s", tc.name, got)
 		}
-		if j := strings.Join(dropped, ","); !strings.Contains(j, "GOAUTH") || !strings.Contains(j, "GOPROXY (credentials") {
+		if j := strings.Join(dropped, ","); !strings.Contains(j, "GOAUTH") || !strings.Contains(j, "the credentials in GOPROXY") {
 			t.Errorf("%s: dropped = %v", tc.name, dropped)
 		}
 	}
@@ -82,7 +82,7 @@ fund=false
 	if strings.Contains(string(got), "CANARY") {
 		t.Errorf("a secret passed: %s", got)
 	}
-	for _, k := range []string{"//npm.corp.example/:_authToken", "_auth", "certfile", "keyfile", "key", "@corp:_authToken", "@corp:registry (credentials in a URL)"} {
+	for _, k := range []string{"//npm.corp.example/:_authToken", "_auth", "certfile", "keyfile", "key", "@corp:_authToken", "the credentials in @corp:registry"} {
 		if !strings.Contains(","+strings.Join(dropped, ",")+",", ","+k+",") {
 			t.Errorf("dropped %v lacks %s", dropped, k)
 		}

@@ -38,8 +38,8 @@ func (s Sandbox) FilterEnv(env []string) []string {
 
 // EnvReport says, for --dry-run, which variables of env pass into the
 // sandbox as they are, which pass with credentials removed from a URL,
-// and which an allow glob lets through but secret_env drops (names
-// only, never values).
+// and which look like secrets (secret_env) and stay out (names only,
+// never values).
 func (s Sandbox) EnvReport(env []string) (pass, stripped, secret []string) {
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
@@ -51,7 +51,7 @@ func (s Sandbox) EnvReport(env []string) (pass, stripped, secret []string) {
 			stripped = append(stripped, name)
 		case s.envAllowed(name):
 			pass = append(pass, name)
-		case matchAny(s.Env, name):
+		case matchAny(s.SecretEnv, name):
 			secret = append(secret, name)
 		}
 	}
