@@ -4,13 +4,21 @@
 package e2etest
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -203,4 +211,138 @@ func (e *env) run(extraEnv []string, args ...string) (string, string, int) {
 		code = ee.ExitCode()
 	}
 	return out.String(), errb.String(), code
+}
+
+// TestNpmRegistrySetting (issue 31, finding 2): `npm install` with the
+// registry of ~/.npmrc writes the same package-lock.json under `run` and
+// in a session as bare on the host, from a registry on 127.0.0.1 that
+// serves a package no public registry has; the token of ~/.npmrc is sent
+// by the bare npm (control) and never from the sandbox.
+func TestNpmRegistrySetting(t *testing.T) {
+	t.Parallel()
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed")
+	}
+	users(t, func(t *testing.T, e *env) {
+		t.Parallel()
+		e.setPath(filepath.Dir(npm))
+		reg := newFakeRegistry(t, "lite-sandbox-issue31-dep")
+		e.write("~/.npmrc", "registry="+reg.url+"/\n//"+strings.TrimPrefix(reg.url, "http://")+"/:_authToken=CANARY-NPM\n")
+		pkg := `{"name":"app","version":"1.0.0","dependencies":{"lite-sandbox-issue31-dep":"^1.0.0"}}`
+		bare := filepath.Join(filepath.Dir(e.ws), "bare")
+		for _, d := range []string{bare, e.ws} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, "package.json"), []byte(pkg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		const install = "npm install --no-audit --no-fund --no-update-notifier"
+		e.chownTree()
+		cmd := exec.Command("sh", "-c", install)
+		cmd.Dir = bare
+		cmd.Env = e.vars
+		e.credential(cmd)
+		if o, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("bare npm install: %v\n%s", err, o)
+		}
+		want, err := os.ReadFile(filepath.Join(bare, "package-lock.json"))
+		if err != nil || !strings.Contains(string(want), reg.url) {
+			t.Fatalf("bare lockfile does not resolve from the registry: %v\n%s", err, want)
+		}
+		if !reg.sawToken("CANARY-NPM") {
+			t.Fatal("control: the bare npm sent no token")
+		}
+		reg.reset()
+		for _, where := range []string{"run", "session"} {
+			os.RemoveAll(filepath.Join(e.ws, "node_modules"))
+			os.Remove(filepath.Join(e.ws, "package-lock.json"))
+			var out, errs string
+			var code int
+			if where == "run" {
+				out, errs, code = e.run(nil, "sh", "-c", install)
+			} else {
+				out, errs, code = e.launch("exec", nil, "/bin/sh", "-c", install)
+			}
+			if code != 0 {
+				t.Fatalf("%s: npm install: exit %d\n%s\n%s", where, code, out, errs)
+			}
+			got, _ := os.ReadFile(filepath.Join(e.ws, "package-lock.json"))
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: package-lock.json differs from bare:\n%s\nbare:\n%s", where, got, want)
+			}
+			if reg.sawToken("") {
+				t.Errorf("%s: the sandbox sent the registry token", where)
+			}
+		}
+	})
+}
+
+// fakeRegistry serves one package, version 1.0.0, as an npm registry on
+// 127.0.0.1, and records the Authorization headers it gets.
+type fakeRegistry struct {
+	url  string
+	mu   sync.Mutex
+	auth []string
+}
+
+func newFakeRegistry(t *testing.T, name string) *fakeRegistry {
+	t.Helper()
+	var tgz bytes.Buffer
+	gz := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(gz)
+	pj := []byte(`{"name":"` + name + `","version":"1.0.0"}`)
+	tw.WriteHeader(&tar.Header{Name: "package/package.json", Mode: 0o644, Size: int64(len(pj)), ModTime: time.Unix(0, 0)})
+	tw.Write(pj)
+	tw.Close()
+	gz.Close()
+	sum := sha512.Sum512(tgz.Bytes())
+	r := &fakeRegistry{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.mu.Lock()
+		r.auth = append(r.auth, req.Header.Get("Authorization"))
+		r.mu.Unlock()
+		switch req.URL.Path {
+		case "/" + name:
+			doc := map[string]any{
+				"name": name, "dist-tags": map[string]string{"latest": "1.0.0"},
+				"versions": map[string]any{"1.0.0": map[string]any{
+					"name": name, "version": "1.0.0",
+					"dist": map[string]string{
+						"tarball":   r.url + "/" + name + "/-/" + name + "-1.0.0.tgz",
+						"integrity": "sha512-" + base64.StdEncoding.EncodeToString(sum[:]),
+					},
+				}},
+			}
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(doc)
+		case "/" + name + "/-/" + name + "-1.0.0.tgz":
+			w.Write(tgz.Bytes())
+		default:
+			http.NotFound(w, req)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	r.url = srv.URL
+	return r
+}
+
+// sawToken reports whether a request carried token ("": any token).
+func (r *fakeRegistry) sawToken(token string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, a := range r.auth {
+		if a != "" && strings.Contains(a, token) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *fakeRegistry) reset() {
+	r.mu.Lock()
+	r.auth = nil
+	r.mu.Unlock()
 }
