@@ -174,10 +174,14 @@ func TestRuleLayering(t *testing.T) {
 		{name: "not_match example the rule matches",
 			user:    ruleHead + "id = \"my.tf\"\ndecision = \"deny\"\ncommand = \"terraform\"\nreason = \"r\"\nnot_match = [\"terraform plan\"]\n",
 			wantErr: []string{":2:1: rule my.tf: not_match example", "narrow the rule"}},
-		{name: "two rules of one file on one command",
-			user: ruleHead + "id = \"my.a\"\ndecision = \"ask\"\ncommand = \"frob\"\nreason = \"r\"\nmatch = [\"frob x\"]\n" +
+		{name: "two rules of one file, the stricter decides",
+			user: ruleHead + "id = \"my.a\"\ndecision = \"ask\"\ncommand = \"frob\"\nreason = \"r\"\nmatch = [\"frob x\", \"frob y\"]\n" +
+				ruleHead + "id = \"my.b\"\ndecision = \"deny\"\ncommand = \"frob\"\nargs = [\"x\"]\nreason = \"r\"\nmatch = [\"frob x\"]\n",
+			decide: map[string]string{"frob x": "deny my.b", "frob y": "ask my.a"}},
+		{name: "two rules of one file, one decision",
+			user: ruleHead + "id = \"my.a\"\ndecision = \"deny\"\ncommand = \"frob\"\nreason = \"r\"\nmatch = [\"frob x\"]\n" +
 				ruleHead + "id = \"my.b\"\ndecision = \"deny\"\ncommand = \"frob\"\nreason = \"r\"\nmatch = [\"frob x\"]\n",
-			wantErr: []string{":2:1: rule my.a (ask)", "decided by rule my.b (deny) at ", ":8:1", "narrow one of the two"}},
+			wantErr: []string{":8:1: rule my.b (deny)", "decided by rule my.a (deny) at ", ":2:1", "narrow one of the two"}},
 		{name: "bad glob",
 			user:    "\n\n" + ruleHead + "id = \"my.g\"\ndecision = \"deny\"\ncommand = \"[x\"\nreason = \"r\"\n",
 			wantErr: []string{":4:1: rule my.g: command"}},

@@ -69,12 +69,14 @@ func where(o policy.Origin) string {
 
 // checkExamples runs every rule's examples against p in ruleExampleEnv.
 // A match example passes when its rule decides it, or when the rule
-// matches it and a rule of a higher layer at least as strict decides it:
-// the user's file may tighten a default rule (deny what it asks for)
-// without replacing it, and a project file may only tighten, so a rule of
-// its own may be outdone by any stricter one. A rule that would loosen a
-// rule of a lower layer beside it is an error that says how to replace
-// that rule instead.
+// matches it and a stricter rule of its own layer or above, or a rule as
+// strict of a higher layer, decides it: the user's file may tighten a
+// default rule (deny what it asks for) without replacing it, and a
+// project file may only tighten, so a rule of its own may be outdone by
+// any rule at least as strict. A rule that would loosen a rule of a lower
+// layer beside it is an error that says how to replace that rule
+// instead; two rules of one layer with the same decision on one example
+// are an error too (only the first would ever be named).
 func checkExamples(p *policy.Policy) error {
 	env := ruleExampleEnv()
 	v, err := compile(p, env)
@@ -124,11 +126,15 @@ func outdone(p *policy.Policy, r, by *rule, ex string, got Result, env Env) erro
 	if !e.Alone || by == nil {
 		return e
 	}
-	stricter := policy.DecisionRank(by.Decision) >= policy.DecisionRank(r.Decision)
-	if stricter && (by.Origin.Layer > r.Origin.Layer || r.Origin.Layer == policy.LayerProject) {
-		return nil
+	rb, rr := policy.DecisionRank(by.Decision), policy.DecisionRank(r.Decision)
+	switch {
+	case rb > rr && by.Origin.Layer >= r.Origin.Layer: // a stricter rule beside it, or above
+	case rb >= rr && by.Origin.Layer > r.Origin.Layer: // a rule of a higher layer, as strict
+	case rb >= rr && r.Origin.Layer == policy.LayerProject: // a project rule may be outdone by any
+	default:
+		return e
 	}
-	return e
+	return nil
 }
 
 // expandExample replaces ${workspace} in a rule example by the workspace
