@@ -146,13 +146,17 @@ const (
 	looseNpm = ruleHead + "id = \"my.npm.publish\"\ndecision = \"allow\"\ncommand = \"npm\"\nsub = [\"publish\"]\nreason = \"r\"\nmatch = [\"npm publish\"]\n"
 )
 
+// layeringCase is a user's and a project's file, and either the error
+// they make or how the loaded policy decides commands.
+type layeringCase struct {
+	name, user, project string
+	wantErr             []string          // substrings of the error
+	decide              map[string]string // command: "decision rule"
+}
+
 func TestRuleLayering(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, user, project string
-		wantErr             []string          // substrings of the error ("" file: the user's path)
-		decide              map[string]string // command: "decision rule"
-	}{
+	for _, tc := range []layeringCase{
 		{name: "replace a default by its id (loosen)",
 			user:   ruleHead + "id = \"pkg.publish\"\ndecision = \"allow\"\ncommand = \"npm\"\nsub = [\"publish\"]\nreason = \"We publish from here.\"\nmatch = [\"npm publish\"]\n",
 			decide: map[string]string{"npm publish": "allow pkg.publish", "cargo publish": "allow "}},
@@ -195,34 +199,42 @@ func TestRuleLayering(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			v, uf, err := loadRules(t, tc.user, tc.project)
-			if len(tc.wantErr) > 0 {
-				if err == nil {
-					t.Fatal("loaded; want an error")
-				}
-				msg := err.Error()
-				if tc.project == "" && !strings.HasPrefix(msg, uf+":") {
-					t.Errorf("error does not start with the file %s: %s", uf, msg)
-				}
-				for _, w := range tc.wantErr {
-					if !strings.Contains(msg, w) {
-						t.Errorf("error lacks %q: %s", w, msg)
-					}
-				}
-				if strings.Contains(msg, "\n") {
-					t.Errorf("more than one error: %s", msg)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for cmd, want := range tc.decide {
-				got := v.Check(cmd)
-				if s := got.Decision + " " + got.RuleID; s != want {
-					t.Errorf("%s: %q, want %q", cmd, s, want)
-				}
-			}
+			checkLayering(t, tc)
 		})
+	}
+}
+
+// checkLayering loads tc and checks its error (which must start with
+// the user's file when the project's is not involved, and be one line)
+// or its decisions.
+func checkLayering(t *testing.T, tc layeringCase) {
+	t.Helper()
+	v, uf, err := loadRules(t, tc.user, tc.project)
+	if len(tc.wantErr) > 0 {
+		if err == nil {
+			t.Fatal("loaded; want an error")
+		}
+		msg := err.Error()
+		if tc.project == "" && !strings.HasPrefix(msg, uf+":") {
+			t.Errorf("error does not start with the file %s: %s", uf, msg)
+		}
+		for _, w := range tc.wantErr {
+			if !strings.Contains(msg, w) {
+				t.Errorf("error lacks %q: %s", w, msg)
+			}
+		}
+		if strings.Contains(msg, "\n") {
+			t.Errorf("more than one error: %s", msg)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range tc.decide {
+		got := v.Check(cmd)
+		if s := got.Decision + " " + got.RuleID; s != want {
+			t.Errorf("%s: %q, want %q", cmd, s, want)
+		}
 	}
 }
