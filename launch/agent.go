@@ -171,6 +171,12 @@ func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string,
 		return ""
 	}
 	det, err := o.Agent.Detect(ctx)
+	if err != nil && o.DryRun {
+		// A newcomer previews before installing (issue 31): the plan
+		// names the binary as PATH would find it.
+		fmt.Fprintf(o.Stderr, "lite-sandbox: %s: %v; the plan below assumes it is installed\n", o.Agent.Name(), err)
+		det, err = agents.Detected{Path: o.Agent.Info().Binary, Version: "not installed"}, nil
+	}
 	if err != nil {
 		return agents.Session{}, nil, &NotInstalledError{fmt.Errorf("%s: %w", o.Agent.Name(), err)}
 	}
@@ -197,7 +203,10 @@ func dryRun(o AgentOptions, info agents.Session) (int, error) {
 		return -1, err
 	}
 	env := routingEnv(info, o.Agent.Name(), o.Mode, true)
-	if err := printPlan(o.Stdout, info, plan, env); err != nil || !info.Ring {
+	if err := printPlan(o.Stdout, info, plan, env); err != nil {
+		return 0, err
+	}
+	if err := printSettings(o.Stdout, o.Policy, o.Home, info.Getenv, o.Environ); err != nil || !info.Ring {
 		return 0, err
 	}
 	return 0, ring.Print(o.Stdout, ring.NewInput(o.Agent, info, o.Policy, plan.Argv[0], nil))

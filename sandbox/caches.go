@@ -51,6 +51,7 @@ func isGoModCache(c string) bool { return strings.HasSuffix(c, "/pkg/mod") }
 // cacheMounts returns the mounts of the existing caches.
 func cacheMounts(s Spec, fsys FS) ([]Mount, error) {
 	var ms []Mount
+	goEnvBound := false
 	for _, c := range s.Caches {
 		if _, err := fsys.Stat(c); err != nil {
 			if missing(err) {
@@ -65,13 +66,27 @@ func cacheMounts(s Spec, fsys FS) ([]Mount, error) {
 			ms = append(ms, Mount{Kind: ROBind, Src: c, Dst: c})
 		default:
 			ms = append(ms, Mount{Kind: Bind, Src: cacheLayer(s, c), Dst: c})
-			dl := path.Join(c, "cache", "download")
-			if _, err := fsys.Stat(dl); err == nil && isGoModCache(c) && s.Home != "" {
+			if dl := goDownloadCache(s, c, fsys); dl != "" {
+				goEnvBound = true
 				ms = append(ms,
 					Mount{Kind: ROBind, Src: dl, Dst: path.Join(s.Home, goModDownload)},
 					Mount{Kind: ROBind, Src: path.Join(s.CacheLayer, "go.env"), Dst: path.Join(s.Home, ".config", "go", "env")})
 			}
 		}
 	}
-	return ms, nil
+	return append(ms, settingsMounts(s, fsys, goEnvBound)...), nil
+}
+
+// goDownloadCache is the host's Go download cache below cache c when c
+// is Go's module cache and gets a layer, and the download cache exists:
+// the sandbox then reads it as the first GOPROXY. "" otherwise.
+func goDownloadCache(s Spec, c string, fsys FS) string {
+	if !isGoModCache(c) || s.Home == "" || s.CacheLayer == "" || slices.Contains(s.SharedCaches, c) {
+		return ""
+	}
+	dl := path.Join(c, "cache", "download")
+	if _, err := fsys.Stat(dl); err != nil {
+		return ""
+	}
+	return dl
 }

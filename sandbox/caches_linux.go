@@ -4,16 +4,18 @@
 package sandbox
 
 import (
-	"fmt"
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 )
 
 // ensureCacheLayers creates the workspace's layer directory of every
-// existing cache that is not shared, and the Go environment file that
-// puts the host's download cache first in GOPROXY. When the layers
-// cannot be made, caches are read-only (s.CacheLayer is cleared).
+// existing cache that is not shared, and the user's settings files (the
+// go env file, which also puts the host's download cache first in
+// GOPROXY, and the npmrc; settings.go). When the layers cannot be made,
+// caches are read-only (s.CacheLayer is cleared) and the settings stay
+// out.
 func ensureCacheLayers(s *Spec) error {
 	if s.CacheLayer == "" {
 		return nil
@@ -29,29 +31,68 @@ func ensureCacheLayers(s *Spec) error {
 			s.CacheLayer = ""
 			return nil
 		}
-		if isGoModCache(c) {
-			writeGoEnv(*s)
-		}
 	}
+	writeSettings(*s, os.Getenv)
 	return nil
 }
 
-// writeGoEnv writes the go env file bound at ~/.config/go/env inside:
-// GOPROXY tries the host's download cache (read-only inside) first, then
-// what the host's go would use. Variables set in the command's
-// environment still win over it, as for go env -w.
-func writeGoEnv(s Spec) {
-	proxy := os.Getenv("GOPROXY")
-	if proxy == "" {
-		proxy = "https://proxy.golang.org,direct"
+// writeSettings writes (or removes, when there is nothing to say) the
+// generated settings files of s in its cache layer directory.
+func writeSettings(s Spec, getenv func(string) string) {
+	dl := ""
+	for _, c := range s.Caches {
+		if d := goDownloadCache(s, c, OSFS{}); d != "" {
+			dl = "file://" + filepath.Join(s.Home, goModDownload)
+		}
 	}
-	content := fmt.Sprintf("GOPROXY=file://%s,%s\n", filepath.Join(s.Home, goModDownload), proxy)
-	p := filepath.Join(s.CacheLayer, "go.env")
-	if b, err := os.ReadFile(p); err == nil && string(b) == content {
+	var goEnv []byte
+	user, err := readSettings(UserGoEnv(s.Home, getenv))
+	if dl != "" || err == nil {
+		goEnv, _ = GoEnvFile(user, dl, getenv("GOPROXY"))
+	}
+	var npmrc []byte
+	if user, err := readSettings(UserNpmrc(s.Home, getenv)); err == nil {
+		npmrc, _ = NpmrcFile(user)
+	}
+	if goEnv == nil && npmrc == nil {
+		// Nothing to write: leave the directory uncreated.
+		removeSetting(s, goEnvName)
+		removeSetting(s, npmrcName)
+		return
+	}
+	if os.MkdirAll(s.CacheLayer, 0o700) != nil {
+		return
+	}
+	writeSetting(s, goEnvName, goEnv)
+	writeSetting(s, npmrcName, npmrc)
+}
+
+// readSettings reads a user's settings file; a missing name or file is
+// an error.
+func readSettings(p string) ([]byte, error) {
+	if p == "" {
+		return nil, os.ErrNotExist
+	}
+	return os.ReadFile(p)
+}
+
+// writeSetting replaces the settings file name with content (removes it
+// when content is nil), atomically, only when it changed.
+func writeSetting(s Spec, name string, content []byte) {
+	if content == nil {
+		removeSetting(s, name)
+		return
+	}
+	p := filepath.Join(s.CacheLayer, name)
+	if b, err := os.ReadFile(p); err == nil && bytes.Equal(b, content) {
 		return
 	}
 	tmp := p + ".tmp"
-	if os.WriteFile(tmp, []byte(content), 0o600) == nil {
+	if os.WriteFile(tmp, content, 0o600) == nil {
 		os.Rename(tmp, p)
 	}
+}
+
+func removeSetting(s Spec, name string) {
+	os.Remove(filepath.Join(s.CacheLayer, name))
 }

@@ -24,6 +24,17 @@ var (
 	ErrNotExecutable = errors.New("permission denied")
 )
 
+// NotFound is the message for a program that is not found. A single
+// argument that reads as a command line (`run -- 'make && make check'`)
+// gets the way out: the shell's -c (issue 31).
+func NotFound(argv []string) string {
+	msg := argv[0] + ": command not found"
+	if len(argv) == 1 && strings.ContainsAny(argv[0], " \t|&;<>()$`*\n") {
+		msg += "; to run it as a shell command line, pass it to a shell: -- sh -c '" + strings.ReplaceAll(argv[0], "'", `'\''`) + "'"
+	}
+	return msg
+}
+
 // Find returns the first executable file called name in the PATH of env
 // (the last PATH= entry wins, as in os/exec). An empty PATH element is
 // the current directory, and relative elements are taken against dir

@@ -51,3 +51,20 @@ func TestFind(t *testing.T) {
 		t.Log("as root, access(X_OK) still needs an execute bit, so the cases above hold")
 	}
 }
+
+func TestNotFound(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"nosuch"}, "nosuch: command not found"},
+		{[]string{"nosuch", "a b"}, "nosuch: command not found"},
+		{[]string{"make && make check"}, "make && make check: command not found; to run it as a shell command line, pass it to a shell: -- sh -c 'make && make check'"},
+		{[]string{"echo 'x'"}, `echo 'x': command not found; to run it as a shell command line, pass it to a shell: -- sh -c 'echo '\''x'\'''`},
+	} {
+		if got := NotFound(tc.argv); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.argv, got, tc.want)
+		}
+	}
+}

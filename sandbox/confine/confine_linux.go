@@ -205,7 +205,7 @@ func Exec(argv []string, env []string) (int, error) {
 	// was at this step; the worker's lookup tells it apart (126).
 	path, err := pathlook.Find(argv[0], env, "")
 	if err != nil {
-		return exit.NotFound, fmt.Errorf("%s: command not found", argv[0])
+		return exit.NotFound, errors.New(pathlook.NotFound(argv))
 	}
 	err = unix.Exec(path, argv, env)
 	if errors.Is(err, unix.ENOENT) {

@@ -7,25 +7,58 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 // FilterEnv returns the part of env ("NAME=value" entries) that a
 // sandboxed command may see: names matching Env, minus names matching
 // SecretEnv unless Env names them exactly. Secrets in the launcher's
 // environment (API keys, tokens) thus never reach the sandbox, whatever
-// an allow glob says (escape class 3).
+// an allow glob says (escape class 3); nor do credentials in a URL in a
+// value that passes (PIP_INDEX_URL=https://user:password@host/simple
+// arrives as https://host/simple: the index then refuses, rather than a
+// public one being used).
 func (s Sandbox) FilterEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		name, _, ok := strings.Cut(kv, "=")
+		name, value, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {
 			continue
 		}
 		if s.envAllowed(name) {
+			if clean := sandbox.StripURLCredentials(value); clean != value {
+				kv = name + "=" + clean
+			}
 			out = append(out, kv)
 		}
 	}
 	return out
+}
+
+// EnvReport says, for --dry-run, which variables of env pass into the
+// sandbox as they are, which pass with credentials removed from a URL,
+// and which look like secrets (secret_env) and stay out (names only,
+// never values).
+func (s Sandbox) EnvReport(env []string) (pass, stripped, secret []string) {
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		switch {
+		case s.envAllowed(name) && sandbox.StripURLCredentials(value) != value:
+			stripped = append(stripped, name)
+		case s.envAllowed(name):
+			pass = append(pass, name)
+		case matchAny(s.SecretEnv, name):
+			secret = append(secret, name)
+		}
+	}
+	slices.Sort(pass)
+	slices.Sort(stripped)
+	slices.Sort(secret)
+	return pass, stripped, secret
 }
 
 // envAllowed tells whether a variable of this name passes into the

@@ -36,7 +36,7 @@ func DefaultTOML() []byte { return bytes.Clone(defaultTOML) }
 // Default returns the embedded default policy.
 func Default() *Policy {
 	p := &Policy{}
-	if err := p.merge(defaultSource, defaultTOML, false); err != nil {
+	if err := p.merge(defaultSource, defaultTOML, LayerDefault); err != nil {
 		panic(fmt.Sprintf("bug: embedded default policy: %v", err))
 	}
 	return p
@@ -47,7 +47,7 @@ func Default() *Policy {
 // user or project file above it.
 func LoadFrozen(path string, data []byte) (*Policy, error) {
 	p := &Policy{}
-	if err := p.merge(path, data, false); err != nil {
+	if err := p.merge(path, data, LayerUser); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -132,16 +132,21 @@ func (p *Policy) mergeFile(path string, optional, project bool) error {
 	if err != nil {
 		return fmt.Errorf("read policy file: %w", err)
 	}
-	return p.merge(path, data, project)
+	layer := LayerUser
+	if project {
+		layer = LayerProject
+	}
+	return p.merge(path, data, layer)
 }
 
-// merge decodes one file and applies it on top of p.
-func (p *Policy) merge(path string, data []byte, project bool) error {
+// merge decodes one file of the given layer and applies it on top of p.
+func (p *Policy) merge(path string, data []byte, layer Layer) error {
 	l, err := decode(path, data)
 	if err != nil {
 		return err
 	}
-	if err := p.apply(l, project); err != nil {
+	l.layer = layer
+	if err := p.apply(l, layer == LayerProject); err != nil {
 		return err
 	}
 	p.Sources = append(p.Sources, path)
@@ -151,8 +156,9 @@ func (p *Policy) merge(path string, data []byte, project bool) error {
 // layer is one decoded file. Pointers and nil slices tell "not set" from
 // "set to the zero value".
 type layer struct {
-	path string
-	data []byte
+	path  string
+	data  []byte
+	layer Layer
 
 	Version *int `toml:"version"`
 	Sandbox struct {
@@ -224,7 +230,7 @@ func (p *Policy) apply(l *layer, project bool) error {
 		p.Version = Version
 	}
 	loosen := func(key, why string) error {
-		return l.errAt(fmt.Sprintf("%s: a project file may only tighten the policy (%s)", key, why), lastKey(key))
+		return l.errAt(fmt.Sprintf("%s: a project file may only tighten the policy (%s); if you trust this, set it in your own file (--config, or ~/.config/lite-sandbox/config.toml)", key, why), lastKey(key))
 	}
 	if err := p.applyMode(l, project, loosen); err != nil {
 		return err
@@ -247,7 +253,7 @@ func (p *Policy) apply(l *layer, project bool) error {
 	if err := p.applyAgent(l, project); err != nil {
 		return err
 	}
-	return p.applyRules(l, project, loosen)
+	return p.applyRules(l, project)
 }
 
 // applyMode applies sandbox.mode; a project may only make it stricter.
@@ -359,7 +365,7 @@ func (p *Policy) applyShell(l *layer, project bool, loosen func(key, why string)
 
 // applyRules adds the layer's rules; a rule with a known id replaces that
 // rule. A project may only add new ask or deny rules.
-func (p *Policy) applyRules(l *layer, project bool, loosen func(key, why string) error) error {
+func (p *Policy) applyRules(l *layer, project bool) error {
 	seen := map[string]bool{}
 	for i, r := range l.Rules {
 		if err := checkRule(r); err != nil {
@@ -369,13 +375,15 @@ func (p *Policy) applyRules(l *layer, project bool, loosen func(key, why string)
 			return l.errAt(fmt.Sprintf("rule id %q is defined twice in this file", r.ID), "id", i)
 		}
 		seen[r.ID] = true
+		line, col := locate(l.data, "id", i)
+		r.Origin = Origin{File: l.path, Line: line, Col: col, Layer: l.layer}
 		idx := slices.IndexFunc(p.Rules, func(o Rule) bool { return o.ID == r.ID })
 		if project {
 			if idx >= 0 {
-				return loosen("rule "+r.ID, "it may not redefine a rule of an outer layer; add a rule with a new id")
+				return l.errAt(fmt.Sprintf("rule %s: a project file may only tighten the policy (it may not redefine a rule of an outer layer); give the rule a new id, or set it in your own file", r.ID), "id", i)
 			}
 			if r.Decision == Allow {
-				return loosen("rule "+r.ID, "a project rule may only ask or deny")
+				return l.errAt(fmt.Sprintf("rule %s: a project file may only tighten the policy (a project rule may only ask or deny); an allow rule belongs in your own file", r.ID), "id", i)
 			}
 		}
 		if idx >= 0 {

@@ -130,6 +130,38 @@ type Rule struct {
 	// loads: each Match must trigger this rule, no NotMatch may.
 	Match    []string `toml:"match"`
 	NotMatch []string `toml:"not_match"`
+	// Origin is where the rule was written: set by Load, never read
+	// from a file (errors name it; examples are judged by it).
+	Origin Origin `toml:"-"`
+}
+
+// Layer is a policy layer, lowest first.
+type Layer int
+
+// The layers of a loaded policy.
+const (
+	LayerDefault Layer = iota // the embedded default.toml
+	LayerUser                 // the user's file
+	LayerProject              // the project's .lite-sandbox.toml
+)
+
+// Origin says where a rule was written: its file, the position of its id
+// and its layer. A rule may tighten a rule of a lower layer (a stricter
+// rule on the same command), so its examples are judged knowing which
+// rule came from where (docs/configuration.md, "Replacing and tightening
+// a rule").
+type Origin struct {
+	File      string
+	Line, Col int
+	Layer     Layer
+}
+
+// String is "file:line:col" (or just the file when the line is unknown).
+func (o Origin) String() string {
+	if o.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Col)
+	}
+	return o.File
 }
 
 // Mode says what happens when no OS sandbox backend is available; the

@@ -64,5 +64,9 @@
 // rule's own policy, in a fixed environment (workspace and cwd /work/ws,
 // home /home/user, TMPDIR /tmp). In an example, the text ${workspace} is
 // replaced by that workspace (/work/ws) before the example is checked. An example matches when [Validator.Check]
-// returns the rule's id.
+// returns the rule's id, or when the rule matches it on its own and a
+// stricter rule of its layer or above, or one as strict of a higher
+// layer, decides it (a user's rule that tightens a default one):
+// see checkExamples and docs/configuration.md, "Replacing and tightening
+// a rule". Errors name the rule's file, line and column (policy.Origin).
 package validator

@@ -86,28 +86,6 @@ func oneLine(s string) string {
 	return esc.Text(strings.Join(strings.Fields(s), " "))
 }
 
-// exampleError reports a rule example that does not behave as its rule
-// says: a match example the rule does not win, or a not_match example it
-// wins.
-type exampleError struct {
-	RuleID    string
-	Example   string
-	WantMatch bool
-	Got       Result
-}
-
-func (e *exampleError) Error() string {
-	got := e.Got.Decision
-	if e.Got.RuleID != "" {
-		got += " " + e.Got.RuleID
-	}
-	if e.WantMatch {
-		return fmt.Sprintf("rule %s: match example %q: want rule %s, got %s (%s)",
-			e.RuleID, e.Example, e.RuleID, got, oneLine(e.Got.Reason))
-	}
-	return fmt.Sprintf("rule %s: not_match example %q is matched by the rule", e.RuleID, e.Example)
-}
-
 // Validator checks shell commands against a policy. It is immutable after
 // [New] and safe for concurrent use.
 type Validator struct {
@@ -192,6 +170,9 @@ func compile(p *policy.Policy, env Env) (*Validator, error) {
 	for i := range p.Rules {
 		r, err := compileRule(&p.Rules[i], env)
 		if err != nil {
+			if o := p.Rules[i].Origin; o.File != "" {
+				return nil, fmt.Errorf("%s: %w", o, err)
+			}
 			return nil, fmt.Errorf("validator: %w", err)
 		}
 		if seen[r.ID] {
@@ -224,35 +205,6 @@ func cleanOrEmpty(p string) string {
 		return ""
 	}
 	return path.Clean(p)
-}
-
-// checkExamples runs every rule's examples against p in ruleExampleEnv.
-func checkExamples(p *policy.Policy) error {
-	env := ruleExampleEnv()
-	v, err := compile(p, env)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, r := range v.rules {
-		for _, ex := range r.Match {
-			if got := v.Check(expandExample(ex, env)); got.RuleID != r.ID {
-				errs = append(errs, &exampleError{RuleID: r.ID, Example: ex, WantMatch: true, Got: got})
-			}
-		}
-		for _, ex := range r.NotMatch {
-			if got := v.Check(expandExample(ex, env)); got.RuleID == r.ID {
-				errs = append(errs, &exampleError{RuleID: r.ID, Example: ex, WantMatch: false, Got: got})
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// expandExample replaces ${workspace} in a rule example by the workspace
-// of env, as documented on ruleExampleEnv.
-func expandExample(ex string, env Env) string {
-	return strings.ReplaceAll(ex, "${workspace}", env.Workspace)
 }
 
 // Check judges one command line (a Bash program). It never panics: an

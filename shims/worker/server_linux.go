@@ -271,7 +271,7 @@ func lookPath(req Request) (string, int, error) {
 	case errors.Is(err, pathlook.ErrNotExecutable):
 		return "", exit.NotExecutable, fmt.Errorf("%s: permission denied", req.Argv[0])
 	case err != nil:
-		return "", exit.NotFound, fmt.Errorf("%s: command not found", req.Argv[0])
+		return "", exit.NotFound, errors.New(pathlook.NotFound(req.Argv))
 	}
 	return p, 0, nil
 }
