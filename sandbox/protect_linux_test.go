@@ -368,8 +368,13 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 		}
 	}
 	filled := first.Placeholders[0]
+	// The user puts content where a placeholder stands (placeholders are
+	// read-only: as root the mode is no obstacle, as a user it is).
 	if fi, _ := os.Lstat(filled); fi.IsDir() {
+		os.Chmod(filled, 0o755)
 		filled = filepath.Join(filled, "user-file")
+	} else {
+		os.Chmod(filled, 0o644)
 	}
 	first.Done()
 	for _, p := range first.Placeholders {
