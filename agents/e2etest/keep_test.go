@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -229,4 +231,104 @@ func TestKeptStateRing(t *testing.T) {
 			t.Errorf("the control: the appended history line did not come back: %q\nstderr:\n%s", b, errs)
 		}
 	})
+}
+
+// TestKeptStateJournal (escape class 53): a launcher SIGKILLed while
+// the ring has planted a trust flag and an MCP server in ~/.claude.json
+// leaves its journal in the runtime root; the control: the planted keys
+// are on the host then. The next `doctor` restores the file and removes
+// the journal; so does the next `launch`, before its own session.
+func TestKeptStateJournal(t *testing.T) {
+	asUsers(t, keepEnv, "", func(t *testing.T, e *env) {
+		for _, next := range []string{"doctor", "launch"} {
+			e.killMidSession()
+			if p := planted(e.claudeConf()); len(p) == 0 {
+				t.Fatalf("the control: nothing planted reached ~/.claude.json before the replay")
+			}
+			journals, _ := filepath.Glob(filepath.Join(e.runDir(), "journal-*.json"))
+			if len(journals) != 1 {
+				t.Fatalf("journals after the kill: %v", journals)
+			}
+			var out, errs string
+			var code int
+			if next == "doctor" {
+				out, errs, code = e.run("doctor")
+			} else {
+				out, errs, code = e.keepLaunch("noop")
+			}
+			if code != 0 {
+				t.Fatalf("%s: exit %d\n%s\n%s", next, code, out, errs)
+			}
+			if p := planted(e.claudeConf()); len(p) != 0 {
+				t.Errorf("after %s the ring's %v is still in ~/.claude.json\n%s\n%s", next, p, out, errs)
+			}
+			if !strings.Contains(out+errs, "after a launcher that ended before its restore") {
+				t.Errorf("%s said nothing of the replay:\n%s\n%s", next, out, errs)
+			}
+			if _, err := os.Stat(journals[0]); err == nil {
+				t.Errorf("the journal is left after %s", next)
+			}
+		}
+	})
+}
+
+func (e *env) runDir() string {
+	for _, v := range e.vars {
+		if d, ok := strings.CutPrefix(v, "XDG_RUNTIME_DIR="); ok {
+			return filepath.Join(d, "lite-sandbox")
+		}
+	}
+	e.t.Fatal("no XDG_RUNTIME_DIR")
+	return ""
+}
+
+// killMidSession starts a session whose ring plants and then waits, and
+// SIGKILLs the launcher alone once the plant is done.
+func (e *env) killMidSession() {
+	e.t.Helper()
+	marker := filepath.Join(e.ws, ".planted")
+	os.Remove(marker)
+	b, _ := json.Marshal(keepSpec{Mode: "hang", Marker: marker})
+	cmd := exec.Command(binary, "launch", "--sandbox", "on", "claude", "--", "-p", "x")
+	cmd.Dir = e.ws
+	cmd.Env = append(append([]string{}, e.vars...), keepProbeEnv+"="+string(b))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	e.chownTree()
+	e.credential(cmd)
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	pgid := cmd.Process.Pid
+	defer syscall.Kill(-pgid, syscall.SIGKILL)
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatal("the ring never planted (no marker in 60s)")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+}
+
+// run runs lite-sandbox with args in the workspace as e's user.
+func (e *env) run(args ...string) (string, string, int) {
+	e.t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = e.ws
+	cmd.Env = e.vars
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	e.chownTree()
+	e.credential(cmd)
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
 }
