@@ -29,14 +29,20 @@ import (
 const keepProbeEnv = "LITE_SANDBOX_KEEP_PROBE"
 
 type keepSpec struct {
-	Mode   string `json:"mode"` // plant, append, hang
-	Marker string `json:"marker"`
+	Mode    string `json:"mode"` // plant, append, hang, write, noop
+	Marker  string `json:"marker"`
+	Path    string `json:"path"`    // write
+	Content string `json:"content"` // write
 }
 
 // keepProbe runs in the ring as claude. --version answers launch's
 // detection on the host.
 func keepProbe(raw string) int {
 	for _, a := range os.Args[1:] {
+		if a == "--version" && filepath.Base(os.Args[0]) == "pi" {
+			fmt.Println("0.73.1")
+			return 0
+		}
 		if a == "--version" {
 			fmt.Println("2.1.197 (Claude Code)")
 			return 0
@@ -50,6 +56,8 @@ func keepProbe(raw string) int {
 	home := os.Getenv("HOME")
 	hist := filepath.Join(home, ".claude", "history.jsonl")
 	switch s.Mode {
+	case "write":
+		return report(os.WriteFile(s.Path, []byte(s.Content), 0o600))
 	case "append":
 		f, err := os.OpenFile(hist, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err == nil {
@@ -113,7 +121,11 @@ func plantClaude(home string) error {
 }
 
 // keepEnv is a ring env whose claude is the keep probe.
-func keepEnv(t *testing.T) *env {
+func keepEnv(t *testing.T) *env { return keepEnvWith(t, "") }
+
+// keepEnvWith is a ring env with the agent CLIs of agentDir, or, when
+// it is "", with the keep probe as claude.
+func keepEnvWith(t *testing.T, agentDir string) *env {
 	e := newEnv(t, "", "")
 	root, err := os.MkdirTemp("/var/tmp", "lite-sandbox-keep-e2e-")
 	if err != nil {
@@ -129,14 +141,19 @@ func keepEnv(t *testing.T) *env {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(probeBinary, filepath.Join(bin, "claude")); err != nil {
-		t.Fatal(err)
+	if agentDir == "" {
+		for _, n := range []string{"claude", "pi"} {
+			if err := os.Symlink(probeBinary, filepath.Join(bin, n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		agentDir = bin
 	}
-	e.agentDir = bin
+	e.agentDir = agentDir
 	for i, v := range e.vars {
 		switch {
 		case strings.HasPrefix(v, "PATH="):
-			e.vars[i] = "PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin"
+			e.vars[i] = "PATH=" + agentDir + ":/usr/local/bin:/usr/bin:/bin"
 		case strings.HasPrefix(v, "XDG_RUNTIME_DIR="):
 			e.vars[i] = "XDG_RUNTIME_DIR=" + filepath.Join(root, "run")
 		case strings.Contains(v, old):
