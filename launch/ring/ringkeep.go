@@ -110,9 +110,6 @@ func persistKept(w io.Writer, k kept, scratch string) {
 	}
 }
 
-// errSame says the session left the file as the host has it.
-var errSame = errors.New("unchanged")
-
 // keepBack checks the session's copy src against f and, when it passes,
 // replaces dst with it (or with what f's Merge makes of it). The copy
 // is streamed and bounded (escape class 53), and dst keeps its mode and
