@@ -19,13 +19,15 @@ type State struct {
 	// caches, todos): read-write in the ring. An allow-list: name only
 	// what carries no code the next start runs.
 	Write []string
-	// Keep are the data files directly in a Dirs entry, as base-name
-	// globs (history.jsonl, *.sqlite, auth.json): they are copied into
-	// the layer's scratch before the agent starts, so that it may
-	// replace them atomically, and copied back after every process of
-	// the ring is gone, with any new regular file of such a name; never
-	// a link, never another name.
-	Keep []string
+	// Keep are the data files directly in a Dirs entry, each a base-name
+	// glob with what of it is data (history.jsonl, *.sqlite, auth.json):
+	// they are copied into the layer's scratch before the agent starts,
+	// so that it may replace them atomically, and after every process of
+	// the ring is gone what its check lets through goes back, with any
+	// new regular file of such a name; never a link, never another name,
+	// never more than its size bound, always in the host file's mode
+	// (docs/ring.md "The agent's state", escape classes 53 to 56).
+	Keep []KeptFile
 	// Read lists further read-only paths the agent needs (its system
 	// configuration, a native install outside the PATH's directories).
 	Read []string
@@ -54,18 +56,22 @@ type State struct {
 	// when missing, for the same reason; CreateFiles are created empty.
 	CreateJSON  []string
 	CreateFiles []string
-	// Guard lists files the agent must write that also carry code in
-	// some keys (Claude's ~/.claude.json holds mcpServers): launch
-	// restores those keys after the session.
+	// Guard lists files the agent must write on the host during the
+	// session that also carry code or trust (Claude's ~/.claude.json
+	// holds mcpServers and the trust flags): launch restores each whole
+	// after the session but for its Data keys, also after a launcher
+	// that died (a journal replayed at the next launch or doctor).
 	Guard []GuardedFile
 }
 
-// GuardedFile is a JSON file whose code-carrying keys launch restores.
+// GuardedFile is a JSON file launch restores after the session but for
+// the keys the agent changes as data (an allow-list, escape class 54).
 type GuardedFile struct {
 	Path string
-	// Keys are paths of object keys; "*" matches every key at its level
-	// (["projects", "*", "mcpServers"]).
-	Keys [][]string
+	// Data are paths of object keys the session may change; each element
+	// is a glob of one key ("*" every key, "last*"):
+	// ["projects", "*", "last*"]. Everything else goes back as it was.
+	Data [][]string
 }
 
 // StateOwner is implemented by adapters that know their agent's state

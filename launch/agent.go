@@ -70,6 +70,10 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	if o.DryRun {
 		return dryRun(o, info)
 	}
+	// A launcher that died before its restore (escape class 53).
+	for _, l := range ReplayJournals() {
+		fmt.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
+	}
 
 	b, derr := sandbox.Probe()
 	st, err := sandbox.Resolve(o.Mode, b, derr, o.Workspace, o.Home)

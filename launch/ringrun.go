@@ -24,19 +24,36 @@ func withRing(ctx context.Context) context.Context { return context.WithValue(ct
 func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); return v }
 
 // runInRing starts the agent inside the ring and, after it exited,
-// releases the ring and restores the code-carrying keys of the files the
-// agent had to be able to write, saying so in one line each.
+// releases the ring, restores the files the agent had to be able to
+// write on the host but for their data keys (before, and whatever
+// happens in, the copy-back of the kept files), saying so in one line
+// each. A journal in the runtime root records the restore before the
+// ring starts, for a launcher that dies before it (escape class 53).
 func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
 	in := ring.NewInput(o.Agent, info, o.Policy, plan.Argv[0], o.Stderr)
 	snaps := ring.SnapshotGuards(in)
+	forget, err := writeJournal(info.Dir, snaps)
+	if err != nil {
+		return -1, err
+	}
+	restored := false
+	restore := func() {
+		if restored {
+			return
+		}
+		restored = true
+		for _, l := range snaps.Restore() {
+			esc.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
+		}
+		forget()
+	}
+	// Also when Prepare or Start fails, or the copy-back panics.
+	defer restore()
 	argv, done, err := ring.Prepare(b, in, plan.Argv, o.Stderr)
 	if err != nil {
 		return -1, err
 	}
 	status, err := Start(withRing(ctx), ring.Env(in, env), argv, o.Stdin, o.Stdout, o.Stderr)
-	done()
-	for _, l := range snaps.Restore() {
-		esc.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
-	}
+	done(restore)
 	return status, err
 }

@@ -132,6 +132,12 @@ func CheckState(t *testing.T, st agents.State, dirs, data, code []string) {
 			t.Errorf("code-bearing %s lies in no state dir %v", c, st.Dirs)
 		}
 	}
+	// Escape classes 53 to 55: each kept file says what of it is data.
+	for _, k := range st.Keep {
+		if (k.Merge == nil) == (k.Format == nil) {
+			t.Errorf("kept %s declares no check of what is data (or two): exactly one of Merge and Format", k.Name)
+		}
+	}
 	for _, d := range st.Dirs {
 		if slices.Contains(st.Write, d) {
 			t.Errorf("state dir %s is writable whole", d)
@@ -145,7 +151,7 @@ func isKept(st agents.State, p string) bool {
 		return false
 	}
 	for _, k := range st.Keep {
-		if ok, _ := filepath.Match(k, filepath.Base(p)); ok {
+		if ok, _ := filepath.Match(k.Name, filepath.Base(p)); ok {
 			return true
 		}
 	}

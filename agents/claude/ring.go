@@ -40,9 +40,38 @@ var dataDirs = []string{
 	"debug", "file-history", "plans", "backups", "paste-cache", "logs", "telemetry",
 }
 
-// keep are the data files there: the prompt history and the OAuth
-// credentials (refreshed).
-var keep = []string{"history.jsonl", ".credentials.json"}
+// keep are the data files there and what of each may change (escape
+// classes 53, 56): the prompt history, lines of JSON, and the OAuth
+// credentials (refreshed, or a /login), of which only the tokens.
+var keep = []agents.KeptFile{
+	{Name: "history.jsonl", Format: agents.JSONLines},
+	{Name: ".credentials.json", Merge: agents.JSONKeys([]string{"claudeAiOauth"}, []string{"mcpOAuth"})},
+}
+
+// globalData are the keys of ~/.claude.json Claude changes as data in a
+// session (Claude Code 2.1.197's global and project config): counters,
+// caches, tips, onboarding and migration marks, the account of a login,
+// per-project usage of the last session. Everything else goes back as
+// it was (escape class 54): the trust flags
+// (projects.*.hasTrustDialogAccepted, hasClaudeMdExternalIncludesApproved),
+// allowedTools, mcpServers and the MCP switches, env, apiKeyHelper,
+// customApiKeyResponses, primaryApiKey, the permission-mode warnings,
+// the feature-flag caches (fetched again), plugins and marketplaces, and
+// any key this list does not know.
+var globalData = [][]string{
+	{"numStartups"}, {"firstStartTime"}, {"userID"}, {"anonymousId"}, {"installMethod"},
+	{"tipsHistory"}, {"promptQueueUseCount"}, {"btwUseCount"}, {"memoryUsageCount"}, {"queuedCommandUpHintCount"},
+	{"subscriptionNoticeCount"}, {"hasSeenTasksHint"}, {"hasUsed*"},
+	{"hasCompletedOnboarding"}, {"lastOnboardingVersion"}, {"lastReleaseNotesSeen"},
+	{"cachedChangelog"}, {"changelogLastFetched"}, {"*MigrationComplete"}, {"oauthAccount"}, {"claudeCodeFirstTokenDate"}, {"hasAvailableSubscription"},
+	{"lastPlanModeUse"}, {"feedbackSurveyState"}, {"skillUsage"}, {"githubRepoPaths"},
+	{"isQualifiedForDataSharing"}, {"recommendedSubscription"}, {"fallbackAvailableWarningThreshold"},
+	{"theme"}, {"editorMode"}, {"verbose"},
+	{"projects", "*", "last*"}, {"projects", "*", "exampleFiles"}, {"projects", "*", "exampleFilesGeneratedAt"},
+	{"projects", "*", "projectOnboardingSeenCount"}, {"projects", "*", "hasCompletedProjectOnboarding"},
+	{"projects", "*", "hasClaudeMdExternalIncludesWarningShown"}, {"projects", "*", "reactVulnerabilityCache"},
+	{"projects", "*", "history"},
+}
 
 // State is what Claude Code writes: its data below the configuration
 // directory (dataDirs, and keep: the history and the OAuth credentials), the global
@@ -79,12 +108,7 @@ func (Agent) State(s agents.Session) agents.State {
 		LoginEnv:    []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR"},
 		CreateDirs:  []string{dir},
 		CreateJSON:  []string{glob},
-		Guard: []agents.GuardedFile{{Path: glob, Keys: [][]string{
-			{"mcpServers"},
-			{"projects", "*", "mcpServers"},
-			{"projects", "*", "enabledMcpjsonServers"},
-			{"projects", "*", "enableAllProjectMcpServers"},
-		}}},
+		Guard:       []agents.GuardedFile{{Path: glob, Data: globalData}},
 	}
 	for _, d := range dataDirs {
 		st.Write = append(st.Write, filepath.Join(dir, d))

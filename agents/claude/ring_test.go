@@ -18,7 +18,10 @@ func TestState(t *testing.T) {
 		[]string{"/home/u/.claude/settings.json", "/home/u/.claude/settings.local.json", "/home/u/.claude/agents/a.md",
 			"/home/u/.claude/commands/c.md", "/home/u/.claude/skills/s/SKILL.md", "/home/u/.claude/output-styles/o.md",
 			"/home/u/.claude/plugins/p", "/home/u/.claude/hooks/h.sh", "/home/u/.claude/CLAUDE.md"})
-	if len(st.Guard) != 1 || st.Guard[0].Path != "/home/u/.claude.json" || !slices.ContainsFunc(st.Guard[0].Keys, func(k []string) bool { return slices.Equal(k, []string{"mcpServers"}) }) {
+	if len(st.Guard) != 1 || st.Guard[0].Path != "/home/u/.claude.json" || slices.ContainsFunc(st.Guard[0].Data, func(k []string) bool {
+		return slices.Contains(k, "mcpServers") || slices.Contains(k, "hasTrustDialogAccepted")
+	}) ||
+		!slices.ContainsFunc(st.Guard[0].Data, func(k []string) bool { return slices.Equal(k, []string{"numStartups"}) }) {
 		t.Errorf("Guard = %v", st.Guard)
 	}
 	if !slices.Contains(st.LoginEnv, "ANTHROPIC_*") {

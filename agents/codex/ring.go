@@ -29,8 +29,20 @@ func Home(s agents.Session) string {
 // scratch and is dropped).
 var (
 	dataDirs = []string{"sessions", "archived_sessions", "log", "cache", "shell_snapshots", "tmp"}
-	keep     = []string{"history.jsonl", "models_cache.json", "version.json", "auth.json", "installation_id",
-		".sandbox_migration", "*.sqlite", "*.sqlite-wal", "*.sqlite-shm"}
+	// keep are the kept files and what of each is checked (escape
+	// classes 53, 56): none is code Codex runs; auth.json goes back with
+	// its token keys only, the rest after a check of its format.
+	keep = []agents.KeptFile{
+		{Name: "history.jsonl", Format: agents.JSONLines},
+		{Name: "models_cache.json", Format: agents.JSONDoc},
+		{Name: "version.json", Format: agents.JSONDoc},
+		{Name: "auth.json", Merge: agents.JSONKeys([]string{"OPENAI_API_KEY"}, []string{"tokens"}, []string{"last_refresh"}, []string{"auth_mode"})},
+		{Name: "installation_id", Format: agents.Token},
+		{Name: ".sandbox_migration", Max: 4096, Format: agents.Opaque},
+		{Name: "*.sqlite", Format: agents.Magic("SQLite format 3\x00")},
+		{Name: "*.sqlite-wal", Format: agents.Magic("\x37\x7f\x06\x82", "\x37\x7f\x06\x83")},
+		{Name: "*.sqlite-shm", Format: agents.Opaque},
+	}
 )
 
 // envKey finds a provider's env_key in config.toml.

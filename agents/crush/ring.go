@@ -41,7 +41,8 @@ func (Agent) State(s agents.Session) agents.State {
 		Dirs:         []string{data, conf},
 		SessionWrite: []string{dataDir(s)},
 		Write:        []string{filepath.Join(data, "logs")},
-		Keep:         []string{"providers.json"},
+		// The provider cache, fetched by Crush: one JSON document.
+		Keep: []agents.KeptFile{{Name: "providers.json", Format: agents.JSONDoc}},
 		LoginEnv: []string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_*", "GROQ_API_KEY", "XAI_API_KEY",
 			"OPENROUTER_API_KEY", "AZURE_OPENAI_*", "AWS_*", "VERTEXAI_*", "CRUSH_*"},
 		ReadOnly: []string{

@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(ringProbeEnv); spec != "" {
 		os.Exit(ringProbe(spec))
 	}
+	if spec := os.Getenv(keepProbeEnv); spec != "" {
+		os.Exit(keepProbe(spec))
+	}
 	if spec := os.Getenv(escapeProbeEnv); spec != "" {
 		os.Exit(escapeProbe(spec))
 	}

@@ -45,6 +45,6 @@ func (Agent) State(s agents.Session) agents.State {
 			st.Credentials = append(st.Credentials, filepath.Join(user, n))
 		}
 	}
-	st.Keep = []string{"auth.json"}
+	st.Keep = []agents.KeptFile{{Name: "auth.json", Merge: mergeAuth}}
 	return st
 }

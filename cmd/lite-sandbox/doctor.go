@@ -30,6 +30,10 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	}
 	w := io.out
 	fmt.Fprintf(w, "lite-sandbox %s (%s/%s)\n", version(), runtime.GOOS, runtime.GOARCH)
+	// A launcher that died before its restore left a journal.
+	for _, l := range launch.ReplayJournals() {
+		fmt.Fprintf(w, "restore: %s\n", l)
+	}
 	b, derr := sandbox.Reprobe()
 	if derr == nil {
 		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)

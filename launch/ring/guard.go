@@ -8,37 +8,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
-// guardSnapshot holds the code-carrying keys of one agent-written JSON
-// file (Claude's ~/.claude.json: mcpServers, also per project) as they
-// were before the session.
+// guardSnapshot is one guarded file (Claude's ~/.claude.json) as it was
+// before the session: the agent writes it on the host during the
+// session, and afterwards it goes back whole but for its data keys
+// (escape class 54). It is also the journal's record (escape class 53).
 type guardSnapshot struct {
-	file   agents.GuardedFile
-	before map[string]any // dotted key path -> value; absent keys are absent
-	raw    []byte         // the file as it was; nil when it did not exist
-}
-
-// snapshotGuards reads the guarded files before the agent starts. A file
-// that is not JSON has no code keys as far as we can tell; its bytes are
-// kept, so that whatever the session leaves there can be undone.
-func snapshotGuards(files []agents.GuardedFile) []guardSnapshot {
-	var out []guardSnapshot
-	for _, f := range files {
-		raw, _ := os.ReadFile(f.Path)
-		g := guardSnapshot{file: f, raw: raw, before: map[string]any{}}
-		if doc, err := parseJSON(raw); err == nil {
-			g.before = codeKeys(doc, f.Keys)
-		}
-		out = append(out, g)
-	}
-	return out
+	Path    string     `json:"path"`
+	Data    [][]string `json:"data"`
+	Existed bool       `json:"existed"`
+	Before  []byte     `json:"before"`
+	Mode    uint32     `json:"mode"`
+	UID     int        `json:"uid"`
+	GID     int        `json:"gid"`
 }
 
 // Guards are the guarded files of one session, as they were before it.
@@ -52,126 +43,159 @@ func SnapshotGuards(in Input) Guards {
 	return snapshotGuards(in.State.Guard)
 }
 
-// Restore is [restoreGuards] of g, once no process of the ring is alive.
-func (g Guards) Restore() []string { return restoreGuards(g) }
-
-// restoreGuards puts the code-carrying keys back as they were before the
-// session, and returns one line per file it changed, for the user: code
-// the agent (or a model through it) added there would otherwise run at
-// the next start, with or without lite-sandbox.
-func restoreGuards(snaps []guardSnapshot) []string {
-	var lines []string
-	for _, g := range snaps {
-		doc, err := readJSON(g.file.Path)
-		if err != nil {
-			// A file the restore cannot read may still be one the agent
-			// reads (Claude accepts a byte-order mark, other parsers
-			// more): the bytes from before the session go back whole.
-			if l, ok := restoreRaw(g); ok {
-				lines = append(lines, l)
-			}
-			continue
+func snapshotGuards(files []agents.GuardedFile) Guards {
+	var out Guards
+	for _, f := range files {
+		g := guardSnapshot{Path: f.Path, Data: f.Data, UID: -1, GID: -1, Mode: 0o600}
+		if b, err := readHost(f.Path); err == nil && b != nil {
+			g.Existed, g.Before = true, b
+			o := hostOwner(f.Path)
+			g.Mode, g.UID, g.GID = uint32(o.mode), o.uid, o.gid
 		}
-		after := codeKeys(doc, g.file.Keys)
-		var changed []string
-		for k := range union(g.before, after) {
-			if !reflect.DeepEqual(g.before[k], after[k]) {
-				changed = append(changed, k)
-			}
-		}
-		if len(changed) == 0 {
-			continue
-		}
-		sort.Strings(changed)
-		shown := make([]string, len(changed))
-		for i, k := range changed {
-			setPath(doc, splitKey(k), g.before[k], hasKey(g.before, k))
-			shown[i] = strings.ReplaceAll(k, keySep, ".")
-		}
-		if err := writeJSON(g.file.Path, doc); err != nil {
-			lines = append(lines, fmt.Sprintf("could not restore %s in %s: %v", strings.Join(shown, ", "), g.file.Path, err))
-			continue
-		}
-		lines = append(lines, fmt.Sprintf("restored %s in %s as they were before the session (keys that make the agent run code are not changed from inside the ring)", strings.Join(shown, ", "), g.file.Path))
-	}
-	return lines
-}
-
-// restoreRaw puts a guarded file that can no longer be parsed back as
-// it was before the session (or removes it when it did not exist).
-func restoreRaw(g guardSnapshot) (string, bool) {
-	now, err := os.ReadFile(g.file.Path)
-	if err != nil && g.raw == nil || bytes.Equal(now, g.raw) {
-		return "", false
-	}
-	if g.raw == nil {
-		if err := os.Remove(g.file.Path); err != nil {
-			return fmt.Sprintf("could not remove %s, which the session created and which is not JSON: %v", g.file.Path, err), true
-		}
-		return fmt.Sprintf("removed %s, which the session created and which is not JSON", g.file.Path), true
-	}
-	if err := writeRaw(g.file.Path, g.raw); err != nil {
-		return fmt.Sprintf("could not restore %s, which is not JSON after the session: %v", g.file.Path, err), true
-	}
-	return fmt.Sprintf("restored %s whole as it was before the session: it is not JSON after it, so its code keys could not be checked", g.file.Path), true
-}
-
-// keySep joins key paths; a NUL cannot occur in a JSON key we care for.
-const keySep = "\x00"
-
-func splitKey(k string) []string { return strings.Split(k, keySep) }
-
-// codeKeys collects the values at the key patterns ("*" matches every
-// key at its level).
-func codeKeys(doc map[string]any, patterns [][]string) map[string]any {
-	out := map[string]any{}
-	var walk func(v any, pat, at []string)
-	walk = func(v any, pat, at []string) {
-		if len(pat) == 0 {
-			out[strings.Join(at, keySep)] = v
-			return
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		if pat[0] == "*" {
-			for k, c := range m {
-				walk(c, pat[1:], append(append([]string{}, at...), k))
-			}
-			return
-		}
-		if c, ok := m[pat[0]]; ok {
-			walk(c, pat[1:], append(append([]string{}, at...), pat[0]))
-		}
-	}
-	for _, p := range patterns {
-		walk(doc, p, nil)
+		out = append(out, g)
 	}
 	return out
 }
 
-// setPath sets (present) or deletes (!present) the value at path, making
-// intermediate objects as needed.
-func setPath(doc map[string]any, path []string, v any, present bool) {
-	m := doc
-	for _, k := range path[:len(path)-1] {
-		c, ok := m[k].(map[string]any)
-		if !ok {
-			if !present {
-				return
-			}
-			c = map[string]any{}
-			m[k] = c
+// Journal is g as the journal records it (launch writes it in the
+// runtime root before the ring starts, and replays it after a launcher
+// that died: docs/ring.md "The agent's state").
+func (g Guards) Journal() ([]byte, error) { return json.Marshal(g) }
+
+// ParseJournal reads a journal's guards.
+func ParseJournal(b []byte) (Guards, error) {
+	var g Guards
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, fmt.Errorf("launch: restore journal: %w", err)
+	}
+	return g, nil
+}
+
+// Restore puts every guarded file back as it was before the session but
+// for its data keys, once no process of the ring is alive, and returns
+// one line per file it changed, for the user.
+func (g Guards) Restore() []string {
+	var lines []string
+	for _, s := range g {
+		if l := s.restore(); l != "" {
+			lines = append(lines, l)
 		}
-		m = c
 	}
-	last := path[len(path)-1]
-	if present {
-		m[last] = v
-	} else {
-		delete(m, last)
+	return lines
+}
+
+// restore is Restore of one file: trust flags, MCP servers or anything
+// else the ring wrote there would otherwise take effect at the next
+// start of the agent, with or without lite-sandbox.
+func (s guardSnapshot) restore() string {
+	var before []byte
+	if s.Existed {
+		before = s.Before
 	}
+	now, rerr := readHost(s.Path)
+	if fi, err := os.Lstat(s.Path); err == nil && !fi.Mode().IsRegular() {
+		rerr = fmt.Errorf("not a regular file")
+	}
+	if rerr == nil && now == nil && !s.Existed {
+		return ""
+	}
+	var out []byte
+	var err error
+	if rerr == nil && now != nil {
+		out, err = agents.MergeJSON(before, now, s.Data)
+	}
+	if rerr != nil || now == nil || err != nil {
+		return s.restoreRaw(now)
+	}
+	keys := changedKeys(now, out)
+	if len(keys) == 0 && !s.ownerChanged() {
+		return ""
+	}
+	if err := writeAtomic(s.Path, bytes.NewReader(out), s.owner()); err != nil {
+		return fmt.Sprintf("could not restore %s: %v", esc.Text(s.Path), err)
+	}
+	what := "its mode"
+	if len(keys) > 0 {
+		what = strings.Join(keys, ", ")
+	}
+	return fmt.Sprintf("restored %s in %s as they were before the session (only the keys the agent changes as data come back from the ring)", what, esc.Text(s.Path))
+}
+
+// restoreRaw puts a guarded file that cannot be read as JSON back whole
+// as it was before the session (or removes it when it did not exist).
+func (s guardSnapshot) restoreRaw(now []byte) string {
+	if s.Existed && bytes.Equal(now, s.Before) && !s.ownerChanged() {
+		return ""
+	}
+	if !s.Existed {
+		if err := os.RemoveAll(s.Path); err != nil {
+			return fmt.Sprintf("could not remove %s, which the session created and which is not JSON: %v", esc.Text(s.Path), err)
+		}
+		return fmt.Sprintf("removed %s, which the session created and which is not JSON", esc.Text(s.Path))
+	}
+	if fi, err := os.Lstat(s.Path); err == nil && fi.IsDir() {
+		os.RemoveAll(s.Path)
+	}
+	if err := writeAtomic(s.Path, bytes.NewReader(s.Before), s.owner()); err != nil {
+		return fmt.Sprintf("could not restore %s, which is not JSON after the session: %v", esc.Text(s.Path), err)
+	}
+	return fmt.Sprintf("restored %s whole as it was before the session: it is not a JSON object after it", esc.Text(s.Path))
+}
+
+func (s guardSnapshot) owner() owner {
+	return owner{mode: os.FileMode(s.Mode).Perm(), uid: s.UID, gid: s.GID}
+}
+
+// ownerChanged says whether the file's mode or owner is not what it was
+// (the ring may chmod the file it writes: escape class 56).
+func (s guardSnapshot) ownerChanged() bool {
+	if !s.Existed {
+		return false
+	}
+	fi, err := os.Lstat(s.Path)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return fi.Mode().Perm() != os.FileMode(s.Mode).Perm() || ok && s.UID >= 0 && (int(st.Uid) != s.UID || int(st.Gid) != s.GID)
+}
+
+// changedKeys names the key paths that differ between two JSON objects,
+// down to the third level, for the closing line.
+func changedKeys(a, b []byte) []string {
+	da, _ := agents.ParseJSONObject(a)
+	db, _ := agents.ParseJSONObject(b)
+	var out []string
+	var walk func(x, y map[string]any, at string, depth int)
+	walk = func(x, y map[string]any, at string, depth int) {
+		for k := range union(x, y) {
+			xv, yv := x[k], y[k]
+			xm, xok := xv.(map[string]any)
+			ym, yok := yv.(map[string]any)
+			switch {
+			case xok && yok && depth < 3:
+				walk(xm, ym, at+quoteKey(k)+".", depth+1)
+			case !reflect.DeepEqual(xv, yv) || hasKey(x, k) != hasKey(y, k):
+				out = append(out, at+quoteKey(k))
+			}
+		}
+	}
+	walk(da, db, "", 1)
+	sort.Strings(out)
+	if len(out) > maxListed {
+		out = append(out[:maxListed], "and "+strconv.Itoa(len(out)-maxListed)+" more")
+	}
+	return out
+}
+
+// quoteKey shows a key chosen inside the ring (a project's path) safely.
+func quoteKey(k string) string {
+	if k == "" || strings.ContainsFunc(k, func(r rune) bool {
+		return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		return strconv.QuoteToGraphic(k)
+	}
+	return k
 }
 
 func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
@@ -185,71 +209,4 @@ func union(a, b map[string]any) map[string]bool {
 		out[k] = true
 	}
 	return out
-}
-
-func readJSON(p string) (map[string]any, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	return parseJSON(b)
-}
-
-// parseJSON reads a JSON object, after a UTF-8 byte-order mark if there
-// is one (Claude reads such a file).
-func parseJSON(b []byte) (map[string]any, error) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
-	if doc == nil {
-		doc = map[string]any{}
-	}
-	return doc, nil
-}
-
-// writeJSON replaces p atomically, keeping its mode.
-func writeJSON(p string, doc map[string]any) error {
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeRaw(p, append(b, '\n'))
-}
-
-// writeRaw replaces p atomically with b, keeping its mode.
-func writeRaw(p string, b []byte) error {
-	mode := os.FileMode(0o600)
-	if fi, err := os.Stat(p); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	return writeAtomic(p, b, mode)
-}
-
-// writeAtomic replaces p with b in mode through a temporary file beside
-// it and a rename: a reader sees the old file or the new one, never
-// half of it.
-func writeAtomic(p string, b []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".lite-sandbox-")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(f.Name(), mode)
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), p)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
 }

@@ -124,7 +124,7 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		// Listed after createState: the state it made is bound too. The
 		// kept data files are copies in the scratch, not bound.
 		for i, d := range cleanAll(st.Dirs) {
-			k := kept{dir: d, patterns: st.Keep}
+			k := kept{dir: d, files: st.Keep}
 			var names []string
 			for _, n := range dirNames(d) {
 				if !k.isKept(filepath.Join(d, n)) {
@@ -162,9 +162,9 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 
 // inKept says whether p is a kept data file of one of the layers (a
 // credential there is the scratch's copy, not a bind).
-func inKept(p string, layers []sandbox.Layer, patterns []string) bool {
+func inKept(p string, layers []sandbox.Layer, files []agents.KeptFile) bool {
 	for _, l := range layers {
-		if filepath.Dir(p) == l.Dir && (kept{l.Dir, patterns}).matches(filepath.Base(p)) {
+		if filepath.Dir(p) == l.Dir && (kept{l.Dir, files}).matches(filepath.Base(p)) {
 			return true
 		}
 	}
@@ -176,10 +176,9 @@ func ringKept(in Input, r sandbox.RingSpec) map[string]kept {
 	if in.State == nil {
 		return nil
 	}
-	pat := in.State.Keep
 	out := map[string]kept{}
 	for _, l := range r.Layers {
-		out[l.Scratch] = kept{dir: l.Dir, patterns: pat}
+		out[l.Scratch] = kept{dir: l.Dir, files: in.State.Keep}
 	}
 	return out
 }
@@ -230,10 +229,12 @@ func realOrSelf(p string) string {
 
 // Prepare prepares the ring around plan's argv: the private /tmp,
 // the scratch home and the state layers' scratch directories are made,
-// the argv is wrapped in bwrap and the confine step, and done releases
-// the ring's placeholders after the agent exited and says what it left
-// in the scratch directories.
-func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrapped []string, done func(), err error) {
+// the argv is wrapped in bwrap and the confine step. done, called after
+// the agent exited, releases the ring's placeholders, calls restore (the
+// guarded files go back first, whatever the copy-back does: escape
+// class 53), copies the kept data files back and says what the ring
+// left in the scratch directories.
+func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrapped []string, done func(restore func()), err error) {
 	r, err := ringSpec(in)
 	if err != nil {
 		return nil, nil, err
@@ -266,8 +267,9 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 		prep.Done()
 		return nil, nil, err
 	}
-	done = func() {
+	done = func(restore func()) {
 		prep.Done()
+		restore()
 		for _, sc := range scratches {
 			if k, ok := keeps[sc.dir]; ok {
 				persistKept(stderr, k, sc.dir)
