@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 )
 
 // binary is the lite-sandbox binary built by TestMain.
@@ -30,6 +31,9 @@ func TestMain(m *testing.M) {
 	}
 	if spec := os.Getenv(ringProbeEnv); spec != "" {
 		os.Exit(ringProbe(spec))
+	}
+	if code, ok := hostprobe.Main(); ok {
+		os.Exit(code)
 	}
 	if spec := os.Getenv(escapeProbeEnv); spec != "" {
 		os.Exit(escapeProbe(spec))
