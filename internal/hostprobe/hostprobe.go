@@ -13,7 +13,6 @@
 package hostprobe
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -62,10 +61,6 @@ func Main() (code int, handled bool) {
 	if len(os.Args) != 3 || os.Args[1] != Arg {
 		return 0, false
 	}
-	var r Report
-	if raw, err := os.ReadFile(os.Args[2]); err == nil && bytes.Contains(raw, []byte(`"fds":true`)) {
-		r.FDs = Descriptors() // before the probe opens anything else
-	}
 	raw, err := os.ReadFile(os.Args[2])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hostprobe: %v\n", err)
@@ -75,6 +70,12 @@ func Main() (code int, handled bool) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		fmt.Fprintf(os.Stderr, "hostprobe: %v\n", err)
 		return 2, true
+	}
+	var r Report
+	if s.FDs {
+		// First: the spec's own descriptor is closed, and nothing else
+		// is open but the Go runtime's poller.
+		r.FDs = Descriptors()
 	}
 	if len(s.Roots) > 0 {
 		r.Walks = map[string]Walk{}
