@@ -11,7 +11,8 @@ import (
 
 // TestSeal: a descriptor opened without close-on-exec (as one inherited
 // across exec is) has it after Seal, and so does one the close_range
-// fallback sees. The control: before Seal it has not.
+// fallback sees. The control: before Seal it has not. Not parallel: it
+// changes the whole process's descriptor table.
 func TestSeal(t *testing.T) {
 	for _, c := range []struct {
 		name string
