@@ -60,7 +60,12 @@ func bwrapMountArgs(m Mount) []string {
 	case Symlink:
 		return []string{"--symlink", m.Src, m.Dst}
 	case Proc:
-		return []string{"--proc", m.Dst}
+		// Read-only as a whole: sysctls, /proc/sysrq-trigger and the rest
+		// change the host, and as root (no user namespace) their owner
+		// bits would let them open for writing (escape class 52). A
+		// process's own /proc/PID files are read-only too; /proc/self/fd
+		// links still reach the files they name (their own mounts).
+		return []string{"--proc", m.Dst, "--remount-ro", m.Dst}
 	case Dev:
 		return []string{"--dev", m.Dst}
 	case Tmpfs:

@@ -99,6 +99,8 @@ func debianFS() fakeFS {
 		"/lib64":                          "link:usr/lib64",
 		"/sbin":                           "link:usr/sbin",
 		"/opt":                            "dir",
+		"/proc/sys/kernel":                "dir",
+		"/sys/fs/cgroup":                  "dir",
 		"/etc/resolv.conf":                "file",
 		"/etc/hosts":                      "file",
 		"/etc/nsswitch.conf":              "file",

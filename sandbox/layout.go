@@ -23,7 +23,8 @@ const (
 	Bind
 	// Symlink creates a symlink at Dst whose target is Src.
 	Symlink
-	// Proc mounts a fresh procfs of the sandbox's PID namespace at Dst.
+	// Proc mounts a fresh procfs of the sandbox's PID namespace at Dst,
+	// read-only as a whole (escape class 52, kernelfs.go).
 	Proc
 	// Dev mounts a minimal fresh /dev (null, zero, random, tty, pts...).
 	Dev
@@ -98,8 +99,11 @@ func (m Mount) String() string {
 // filesystem through fsys. The order is: system directories, /etc
 // entries, a fresh /proc, /dev and /tmp, the Read grants, the Write
 // grants, the workspace (last of all binds, so that it wins over /tmp and
-// over read-only grants that contain it), the Deny masks, and finally a
-// read-only remount of the sandbox's root.
+// over read-only grants that contain it), the kernel's directories made
+// read-only wherever a bind shows them ([kernelMounts]), the Deny masks,
+// and finally a read-only remount of the sandbox's root. The fresh /proc
+// is read-only too, so nothing of the kernel's settings is writable, as
+// root either (escape class 52).
 //
 // Missing system directories, /etc entries and grants are skipped; a
 // missing workspace is an error. Nothing else is mounted: $HOME, ~/.ssh
@@ -137,7 +141,7 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 		return nil, err
 	}
 	ms = append(ms, ws)
-	ms = remountProcDev(ms)
+	ms = kernelMounts(remountProcDev(ms), fsys)
 
 	prot, err := protectMounts(s, fsys)
 	if err != nil {

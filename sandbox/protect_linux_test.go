@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
@@ -21,6 +22,9 @@ import (
 // the shim and the session worker do: bwrap, then `__confine`, then the
 // command.
 func TestMain(m *testing.M) {
+	if code, ok := hostprobe.Main(); ok {
+		os.Exit(code)
+	}
 	if len(os.Args) >= 3 && os.Args[1] == confine.Command && os.Args[2] == "--" {
 		code, err := confine.Exec(os.Args[3:], os.Environ())
 		os.Stderr.WriteString("confine: " + err.Error() + "\n")

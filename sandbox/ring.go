@@ -86,8 +86,9 @@ type Layer struct {
 
 // RingLayout turns r into the ring's ordered mounts, built like the
 // command sandbox's [Layout]: the system directories and the /etc
-// entries read-only, a fresh /proc (of the ring's own PID namespace:
-// no host process, no /proc/PID/root into the host, escape class 7) and
+// entries read-only, a fresh, read-only /proc (of the ring's own PID
+// namespace: no host process, no /proc/PID/root into the host, escape
+// class 7; no sysctl writable, class 52; [kernelMounts] for binds) and
 // /dev (no host devices, a private /dev/shm), the private /tmp, the
 // scratch home, the read-only grants (Read, tools, git's common dir),
 // the state layers, the writable state and caches, the workspace with
@@ -126,7 +127,7 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 		return nil, fmt.Errorf("ring layout: %w", err)
 	}
 	ms = append(ms, ws)
-	ms = remountProcDev(ms)
+	ms = kernelMounts(remountProcDev(ms), fsys)
 	prot, err := protectMounts(s, fsys)
 	if err != nil {
 		return nil, err
@@ -433,7 +434,9 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 // bwrap program: a PID namespace of its own (no host process is
 // visible or signalled, and every process of the ring dies with its
 // first one: bwrap is its init, escape classes 40 and 41), an IPC namespace of
-// its own (no host SysV IPC), every capability dropped, and the ring
+// its own (no host SysV IPC), a UTS namespace of its own (the host's name
+// stays, but a change to it stays inside: class 52, beside the read-only
+// /proc/sys), every capability dropped, and the ring
 // dies with its parent. The network stays the agent's (it must reach
 // its model); host abstract sockets are cut by the Landlock scope of
 // the confine step. The session and the controlling terminal are the
@@ -441,7 +444,7 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 // docs/security-model.md §6). The working directory is left to bwrap,
 // which keeps the launcher's.
 func RingBwrapArgs(mounts []Mount, argv []string) []string {
-	args := []string{"--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"}
+	args := []string{"--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL"}
 	for _, m := range mounts {
 		args = append(args, bwrapMountArgs(m)...)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/inherit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
@@ -68,6 +69,12 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 // Run loads the configuration and runs the shim for the shell named
 // argv0; inside a session it forwards to the session's judge.
 func Run(argv0 string, args []string, configFile string, stderr io.Writer) error {
+	// Outside a session this process starts the sandbox itself: what it
+	// inherited above stderr must not reach it (escape class 57). In a
+	// session only stdin, stdout and stderr go to the judge.
+	if err := inherit.Seal(); err != nil {
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
+	}
 	c, err := config.Load(config.Options{ConfigFile: configFile})
 	if err != nil {
 		return err

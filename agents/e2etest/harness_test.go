@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 )
 
 // binary is the lite-sandbox binary built by TestMain.
@@ -33,6 +34,9 @@ func TestMain(m *testing.M) {
 	}
 	if spec := os.Getenv(keepProbeEnv); spec != "" {
 		os.Exit(keepProbe(spec))
+	}
+	if code, ok := hostprobe.Main(); ok {
+		os.Exit(code)
 	}
 	if spec := os.Getenv(escapeProbeEnv); spec != "" {
 		os.Exit(escapeProbe(spec))

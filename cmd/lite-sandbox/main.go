@@ -19,6 +19,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/inherit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/shims"
@@ -61,6 +62,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// The leader of an agent's pty session (term.Run) and of its ring.
 	if len(args) >= 2 && args[1] == term.LeaderCommand {
 		return term.ServeLeader(args[2:], stderr)
+	}
+	// Every command from here (launch, run, shim, hook...) starts on the
+	// host: what this process inherited above stderr reaches none of
+	// the sandboxes, the agent or its ring (escape class 57).
+	if err := inherit.Seal(); err != nil {
+		fmt.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return exit.Sandbox
 	}
 	var cli CLI
 	parser, err := kong.New(&cli,

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/inherit"
 )
 
 // ServeFD is the worker's entry point: it serves the listening Unix
@@ -39,7 +39,7 @@ import (
 // job of a non-interactive shell ignores SIGINT) would otherwise pass to
 // every command, and forwarded signals would not stop them.
 func ServeFD(fd int) error {
-	if err := cloexecFrom(3); err != nil {
+	if err := inherit.Seal(); err != nil {
 		return fmt.Errorf("sandbox worker: %w", err)
 	}
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -67,28 +67,6 @@ func ServeFD(fd int) error {
 	token := os.Getenv(EnvToken)
 	os.Unsetenv(EnvToken)
 	return serve(ul, token)
-}
-
-// cloexecFrom marks every descriptor from first up close-on-exec.
-func cloexecFrom(first int) error {
-	err := unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
-		return fmt.Errorf("close_range: %w", err)
-	}
-	// Kernels before 5.11.
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return fmt.Errorf("list descriptors: %w", err)
-	}
-	for _, e := range ents {
-		if n, err := strconv.Atoi(e.Name()); err == nil && n >= first {
-			unix.CloseOnExec(n) // the directory's own descriptor may be gone
-		}
-	}
-	return nil
 }
 
 // Serve accepts connections on l and runs one command per connection,
