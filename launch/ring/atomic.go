@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // owner is the mode and owner a file goes back with; uid -1 leaves the
@@ -26,8 +25,8 @@ func hostOwner(p string) owner {
 		return o
 	}
 	o.mode = fi.Mode().Perm()
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		o.uid, o.gid = int(st.Uid), int(st.Gid)
+	if uid, gid, ok := fileOwner(fi); ok {
+		o.uid, o.gid = uid, gid
 	}
 	return o
 }

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
@@ -156,8 +155,8 @@ func (s guardSnapshot) ownerChanged() bool {
 	if err != nil {
 		return false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return fi.Mode().Perm() != os.FileMode(s.Mode).Perm() || ok && s.UID >= 0 && (int(st.Uid) != s.UID || int(st.Gid) != s.GID)
+	uid, gid, ok := fileOwner(fi)
+	return fi.Mode().Perm() != os.FileMode(s.Mode).Perm() || ok && s.UID >= 0 && (uid != s.UID || gid != s.GID)
 }
 
 // changedKeys names the key paths that differ between two JSON objects,

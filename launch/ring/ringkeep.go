@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
@@ -72,7 +71,7 @@ func copyKept(k kept, scratch string) error {
 
 // copyIn copies the host's file into the scratch, in its mode.
 func copyIn(src, dst string) error {
-	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(src, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return err
 	}
@@ -116,7 +115,7 @@ func persistKept(w io.Writer, k kept, scratch string) {
 // is streamed and bounded (escape class 53), and dst keeps its mode and
 // owner, a new file 0600 (class 56).
 func keepBack(f agents.KeptFile, src, dst string) error {
-	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	in, err := os.OpenFile(src, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return err
 	}
@@ -168,8 +167,8 @@ func bounded(fi os.FileInfo, max int64) error {
 	if fi.Size() > max {
 		return fmt.Errorf("%d bytes, over the bound of %d", fi.Size(), max)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && fi.Size()-int64(st.Blocks)*512 > 1<<20 {
-		return fmt.Errorf("a sparse file: %d bytes, %d allocated", fi.Size(), int64(st.Blocks)*512)
+	if used, ok := allocated(fi); ok && fi.Size()-used > 1<<20 {
+		return fmt.Errorf("a sparse file: %d bytes, %d allocated", fi.Size(), used)
 	}
 	return nil
 }
@@ -177,7 +176,7 @@ func bounded(fi os.FileInfo, max int64) error {
 // readHost reads the host's file before the copy-back, bounded; nil
 // when there is none.
 func readHost(p string) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|noFollow, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
