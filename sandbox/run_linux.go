@@ -162,8 +162,15 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 	if err := ensureCacheLayers(&s); err != nil {
 		return nil, &SetupError{Op: "cache layers", Err: err}
 	}
+	gitTmp := ""
+	if scratch {
+		gitTmp = writeGitHome(&s)
+	}
 	mounts, err := Layout(s, OSFS{})
 	if err != nil {
+		if gitTmp != "" {
+			os.Remove(gitTmp)
+		}
 		return nil, &SetupError{Op: "layout", Err: err}
 	}
 	mounts = dropUnneededPlaceholders(mounts)
@@ -180,13 +187,13 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		createPlaceholders(mounts, record)
 		mounts, tmp = dressPlaceholders(s, mounts, ph)
 	}
-	tmps := []string{tmp}
+	tmps := []string{tmp, gitTmp}
 	if scratch {
 		tmps = append(tmps, moduleConfigCopies(mounts)...)
 	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
-	if len(tmps) > 1 || tmp != "" {
+	if len(tmps) > 2 || tmp != "" || gitTmp != "" {
 		p.release = func() {
 			for _, t := range tmps {
 				if t != "" {
