@@ -217,3 +217,30 @@ func (e *env) checkSubmoduleRefused() {
 		t.Errorf("the control clone is missing: %v", err)
 	}
 }
+
+// TestClaudeGitIdentity: the real Claude Code CLI under launch, told by
+// the scripted model to commit, commits with the user's identity (and
+// their global hook runs in the command sandbox). Root and
+// unprivileged.
+func TestClaudeGitIdentity(t *testing.T) {
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	mk := func(t *testing.T) *env {
+		return newEnv(t, bin, "git commit -q --allow-empty -m by-the-agent && git log -1 --format='%an <%ae>'")
+	}
+	asUsers(t, mk, "claude", func(t *testing.T, e *env) {
+		gitUserHome(t, e)
+		out, errs, code := runClaude(e)
+		if code != 0 {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		}
+		if got := e.hostGit("log", "--format=%an <%ae> %s"); got != "Ada User <ada@work.example> by-the-agent\n" {
+			t.Errorf("the agent's commit: %q, want the user's identity\nstdout:\n%s\nstderr:\n%s", got, out, errs)
+		}
+		if res := e.result(out, errs); !strings.Contains(res, "Ada User <ada@work.example>") {
+			t.Errorf("the model read %q, want the user's identity", res)
+		}
+		if b, _ := os.ReadFile(filepath.Join(e.ws, "hook-marker")); string(b) != "ran\n" {
+			t.Errorf("the global hook: %q", b)
+		}
+	})
+}
