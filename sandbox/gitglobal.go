@@ -238,7 +238,19 @@ func userGitConfig(s Spec) (string, []string) {
 	if s.Home == "" || s.Home == "/" || Within(s.Home, s.Workspace) {
 		return "", nil
 	}
-	list := globalGitList(s.Workspace, s.Home)
+	xdg := path.Join(s.Home, ".config")
+	if x := os.Getenv("XDG_CONFIG_HOME"); path.IsAbs(x) {
+		xdg = path.Clean(x)
+	}
+	list := ""
+	for _, f := range []string{os.Getenv("GIT_CONFIG_GLOBAL"), path.Join(s.Home, ".gitconfig"), path.Join(xdg, "git", "config")} {
+		if _, err := os.Stat(f); f != "" && err == nil {
+			// git itself only when there is a file to read (a
+			// command of its own pays for this call).
+			list = globalGitList(s.Workspace, s.Home)
+			break
+		}
+	}
 	var read []string
 	add := func(p string, dir bool) {
 		if p == "" || Within(p, s.Workspace) || Within(s.Home, p) || Within(s.Workspace, p) {
@@ -252,10 +264,6 @@ func userGitConfig(s Spec) (string, []string) {
 		}
 	}
 	add(gitPathValue(lastValue(list, "core.hookspath"), s.Home, s.Workspace), true)
-	xdg := path.Join(s.Home, ".config")
-	if x := os.Getenv("XDG_CONFIG_HOME"); path.IsAbs(x) {
-		xdg = path.Clean(x)
-	}
 	for key, def := range map[string]string{"core.excludesfile": "ignore", "core.attributesfile": "attributes", "commit.template": ""} {
 		p := gitPathValue(lastValue(list, key), s.Home, s.Workspace)
 		if p == "" && def != "" {

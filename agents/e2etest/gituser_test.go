@@ -67,6 +67,8 @@ func gitUserHome(t *testing.T, e *env) string {
 	e.hostGit("-C", "inner", "init", "-q")
 	e.hostGit("-C", "inner", "add", "f")
 	e.hostGit("-C", "inner", "-c", "user.name=i", "-c", "user.email=i@i", "commit", "-qm", "inner")
+	e.hostGit("remote", "add", "origin", filepath.Join(e.ws, "inner"))
+	e.hostGit("fetch", "-q", "origin")
 	// The positive control of the secrets: the host's git does see them.
 	list := e.hostGitUser("config", "--global", "--list")
 	for _, c := range []string{credCanary, urlCanary, hdrCanary, "user.name=Ada User"} {
@@ -128,7 +130,7 @@ func (e *env) runLS(args ...string) (string, int) {
 // checkGitUser checks what gitUserScript left: both commits by the
 // user (the includeIf's address), the hook run twice, the alias, no
 // secret in git's view, the global file refused and unchanged.
-func (e *env) checkGitUser(cfg, out string) {
+func (e *env) checkGitUser(cfg, out string, commits int, branches ...string) {
 	t := e.t
 	t.Helper()
 	read := func(name string) string {
@@ -138,11 +140,11 @@ func (e *env) checkGitUser(cfg, out string) {
 	if st := read("st.txt"); !strings.Contains(st, "one=0") || !strings.Contains(st, "two=0") || strings.Contains(st, "global=0") || !strings.Contains(st, "global=") {
 		t.Errorf("statuses %q: want both commits 0 and the global write refused\n%s", st, out)
 	}
-	if got := e.hostGit("log", "--format=%an <%ae>"); got != "Ada User <ada@work.example>\nAda User <ada@work.example>\n" {
-		t.Errorf("the commits' authors: %q, want the user's (from the includeIf) twice\n%s", got, out)
+	if got := e.hostGit(append([]string{"log", "--format=%an <%ae>"}, branches...)...); got != strings.Repeat("Ada User <ada@work.example>\n", commits) {
+		t.Errorf("the commits' authors: %q, want the user's (from the includeIf) %d times\n%s", got, commits, out)
 	}
-	if got := read("hook-marker"); got != "ran\nran\n" {
-		t.Errorf("the global pre-commit hook: %q, want it run twice", got)
+	if got := read("hook-marker"); got != strings.Repeat("ran\n", commits) {
+		t.Errorf("the global pre-commit hook: %q, want it run %d times", got, commits)
 	}
 	if got := read("alias.txt"); got != "hi-from-the-alias\n" {
 		t.Errorf("the alias printed %q", got)
@@ -166,13 +168,14 @@ func (e *env) checkGitUser(cfg, out string) {
 // hook and alias, shows none of their credentials, and a `git config
 // --global` is refused with a line that says so. Root and unprivileged.
 func TestGitUserRun(t *testing.T) {
+	t.Parallel()
 	users(t, func(t *testing.T, e *env) {
 		cfg := gitUserHome(t, e)
 		out, code := e.runLS("run", "--sandbox", "on", "--", "sh", "-c", gitUserScript)
 		if code != 0 {
 			t.Fatalf("run: exit %d\n%s", code, out)
 		}
-		e.checkGitUser(cfg, out)
+		e.checkGitUser(cfg, out, 2, "master")
 		out, code = e.runLS("run", "--sandbox", "on", "--", "git", "config", "--global", "user.name", "Evil")
 		if code == 0 || !strings.Contains(out, "lite-sandbox: ~/.gitconfig (the user's git settings") {
 			t.Errorf("git config --global: exit %d, want a failure with the explanation\n%s", code, out)
@@ -184,14 +187,50 @@ func TestGitUserRun(t *testing.T) {
 // TestGitUserSession: the same in a session (`launch exec`), whose
 // sandbox makes the copy once.
 func TestGitUserSession(t *testing.T) {
+	t.Parallel()
 	users(t, func(t *testing.T, e *env) {
 		cfg := gitUserHome(t, e)
-		out, code := e.runLS("launch", "--sandbox", "on", "exec", "--", "/bin/sh", "-c", gitUserScript)
+		out, code := e.runLS("launch", "--sandbox", "on", "exec", "--", "/bin/sh", "-c", gitUserScript+gitFlowScript)
 		if code != 0 {
 			t.Fatalf("launch exec: exit %d\n%s", code, out)
 		}
-		e.checkGitUser(cfg, out)
+		e.checkGitUser(cfg, out, 4, "master", "topic")
+		e.checkGitFlow(out)
 	})
+}
+
+// gitFlowScript follows gitUserScript in a session: a branch made from
+// a commit, a linked worktree in the workspace, a rebase, each by the
+// user, and a branch made from a remote-tracking one (which would
+// record its upstream in .git/config); none of them may print an error
+// about git's configuration.
+const gitFlowScript = `git switch -q -c topic 2>>flow-err.txt && git commit -q --allow-empty -m three 2>>flow-err.txt
+git switch -q - 2>>flow-err.txt && git commit -q --allow-empty -m four 2>>flow-err.txt
+git worktree add -q wt -b wtb 2>>flow-err.txt; echo "worktree=$?" >> st.txt
+git rebase -q master topic 2>>flow-err.txt; echo "rebase=$?" >> st.txt
+git switch -q -c from-remote origin/master 2>>flow-err.txt; echo "track=$?" >> st.txt
+`
+
+// checkGitFlow checks what gitFlowScript left.
+func (e *env) checkGitFlow(out string) {
+	t := e.t
+	t.Helper()
+	st, _ := os.ReadFile(filepath.Join(e.ws, "st.txt"))
+	if !strings.Contains(string(st), "worktree=0") || !strings.Contains(string(st), "rebase=0") || !strings.Contains(string(st), "track=0") {
+		t.Errorf("statuses %q\n%s", st, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.ws, "flow-err.txt")); len(b) != 0 {
+		t.Errorf("git printed errors: %s", b)
+	}
+	if got := e.hostGit("log", "--format=%an %s", "topic"); got != "Ada User three\nAda User four\nAda User two\nAda User one\n" {
+		t.Errorf("topic after the rebase: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "wt", ".git")); err != nil {
+		t.Errorf("the worktree: %v", err)
+	}
+	if got := e.hostGit("worktree", "list", "--porcelain"); !strings.Contains(got, "branch refs/heads/wtb") {
+		t.Errorf("the host's git does not know the worktree:\n%s", got)
+	}
 }
 
 // checkSubmoduleRefused: `git submodule add` of a repository in the
