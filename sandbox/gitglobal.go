@@ -253,10 +253,11 @@ func userGitConfig(s Spec) (string, []string) {
 	}
 	var read []string
 	add := func(p string, dir bool) {
-		if p == "" || Within(p, s.Workspace) || Within(s.Home, p) || Within(s.Workspace, p) {
+		if !Below(p, s.Home) || Within(p, s.Workspace) || Within(s.Workspace, p) {
 			// In the workspace it is protected already ([DetectHost]);
-			// a directory holding the home or the workspace would
-			// show them whole.
+			// a directory holding the workspace would show other
+			// projects; outside the home it is visible through the
+			// system mounts or not at all.
 			return
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() == dir {
@@ -285,7 +286,7 @@ func globalGitList(ws, home string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, git, "-C", ws, "config", "--global", "--includes", "--null", "--list")
+	cmd := exec.CommandContext(ctx, git, "-C", ws, "config", "--global", "--includes", "--show-origin", "--null", "--list")
 	// As in hooksPath: the user's files count, variables that point git
 	// at other ones count only when they name the global file itself.
 	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home}
@@ -300,22 +301,47 @@ func globalGitList(ws, home string) string {
 	if cmd.Run() != nil {
 		return ""
 	}
-	return out.String()
+	return fromOutside(out.String(), ws)
+}
+
+// fromOutside turns `git config --show-origin --null --list` output into
+// the --list form, without the entries of files in the workspace: a
+// global configuration that includes a file there would otherwise let
+// the sandbox choose, for its next start, the hooks directory bound into
+// it or the aliases it runs.
+func fromOutside(out, ws string) string {
+	var b strings.Builder
+	f := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		origin, ok := strings.CutPrefix(f[i], "file:")
+		if !ok || !path.IsAbs(origin) || Within(path.Clean(origin), ws) {
+			continue
+		}
+		b.WriteString(f[i+1] + "\x00")
+	}
+	return b.String()
 }
 
 // gitHomeMounts binds the files the copy names read-only at themselves,
-// then the copy at ~/.gitconfig: after the grants and caches, so that a
-// hooks directory inside a writable grant still cannot be written
-// (hooks are code the host runs), before the workspace.
-func gitHomeMounts(s Spec, fsys FS) []Mount {
+// then the copy at ~/.gitconfig: after the grants and caches in before,
+// so that a hooks directory inside a writable grant still cannot be
+// written (hooks are code the host runs), before the workspace. The
+// copy goes only where the home's own mount shows ~/.gitconfig: a grant
+// that covers it (sandbox.read of the home) shows the real file, and
+// bwrap could not make a mount point in a read-only one.
+func gitHomeMounts(s Spec, fsys FS, before []Mount) []Mount {
 	var ms []Mount
 	for _, p := range s.GitHome.Read {
 		if _, err := fsys.Stat(p); err == nil {
 			ms = append(ms, Mount{Kind: ROBind, Src: p, Dst: p})
 		}
 	}
-	if s.GitHome.Config != "" && s.Home != "" && s.Home != "/" {
-		ms = append(ms, Mount{Kind: ROBind, Src: s.GitHome.Config, Dst: path.Join(s.Home, ".gitconfig")})
+	if s.GitHome.Config == "" || s.Home == "" || s.Home == "/" {
+		return ms
+	}
+	dst := path.Join(s.Home, ".gitconfig")
+	if i := lastCovering(before, dst); i >= 0 && before[i].Dst == s.Home && (before[i].Kind == Tmpfs || before[i].Src == s.ScratchHome) {
+		ms = append(ms, Mount{Kind: ROBind, Src: s.GitHome.Config, Dst: dst})
 	}
 	return ms
 }

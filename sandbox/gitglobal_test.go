@@ -111,10 +111,27 @@ func TestGitHomeMounts(t *testing.T) {
 			t.Errorf("a missing file is bound: %v", m)
 		}
 	}
-	s.Home = ""
+	s.Read = []string{"/home/user"} // the home granted: the real file shows
+	for _, m := range mustLayout(t, s, f) {
+		if m.Dst == "/home/user/.gitconfig" {
+			t.Errorf("with the home granted: %v", m)
+		}
+	}
+	s.Read, s.Home = nil, ""
 	for _, m := range mustLayout(t, s, f) {
 		if strings.HasSuffix(m.Dst, "/.gitconfig") {
 			t.Errorf("without a home: %v", m)
 		}
+	}
+}
+
+// TestFromOutside: entries from a file in the workspace (an include of
+// the user's pointing there) are dropped; the others keep their order.
+func TestFromOutside(t *testing.T) {
+	t.Parallel()
+	out := "file:/home/u/.gitconfig\x00user.name\nAda\x00file:/home/u/w/inc\x00core.hookspath\n/home/u/Documents\x00" +
+		"file:/home/u/.gitconfig\x00alias.x\n!id\x00command line:\x00user.name\nX\x00"
+	if got, want := fromOutside(out, "/home/u/w"), "user.name\nAda\x00alias.x\n!id\x00"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

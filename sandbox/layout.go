@@ -132,7 +132,7 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 		return nil, fmt.Errorf("sandbox layout: cache: %w", err)
 	}
 	ms = append(ms, caches...)
-	ms = append(ms, gitHomeMounts(s, fsys)...)
+	ms = append(ms, gitHomeMounts(s, fsys, ms)...)
 	ws, err := workspaceMount(s.Workspace, fsys)
 	if err != nil {
 		return nil, err
