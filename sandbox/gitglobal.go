@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -258,6 +259,11 @@ func userGitConfig(s Spec) (string, []string) {
 			// a directory holding the workspace would show other
 			// projects; outside the home it is visible through the
 			// system mounts or not at all.
+			return
+		}
+		// Through a symlink too: the target must pass the same test.
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || !Below(real, s.Home) || Within(real, s.Workspace) || Within(s.Workspace, real) {
 			return
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() == dir {

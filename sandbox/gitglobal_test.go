@@ -4,6 +4,10 @@
 package sandbox
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,5 +137,58 @@ func TestFromOutside(t *testing.T) {
 		"file:/home/u/.gitconfig\x00alias.x\n!id\x00command line:\x00user.name\nX\x00"
 	if got, want := fromOutside(out, "/home/u/w"), "user.name\nAda\x00alias.x\n!id\x00"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestUserGitConfig: the host's git reads the user's files (an include
+// followed, an includeIf judged for the workspace); the hooks directory
+// below the home is named for a bind, while paths outside the home, in
+// the workspace or reached through a symlink that leaves the home are
+// not, and an include in the workspace brings nothing.
+func TestUserGitConfig(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(home, "ws")
+	files := map[string]string{
+		".gitconfig": "[user]\n\tname = Ada\n[core]\n\thooksPath = ~/.githooks\n\texcludesFile = /etc/passwd\n\tattributesFile = ~/ws/attrs\n" +
+			"[commit]\n\ttemplate = ~/link\n[include]\n\tpath = ~/ws/inc\n[includeIf \"gitdir:" + ws + "/\"]\n\tpath = ~/work\n",
+		"work": "[user]\n\temail = ada@work.example\n", "ws/inc": "[alias]\n\tevil = !id\n", "ws/attrs": "",
+		".githooks/pre-commit": "#!/bin/sh\n",
+	}
+	for name, data := range files {
+		p := filepath.Join(home, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(home, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	// The host's XDG_CONFIG_HOME would point the reading elsewhere
+	// (t.Setenv: this test is not parallel).
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_GLOBAL", "")
+	content, read := userGitConfig(Spec{Workspace: ws, Home: home})
+	for _, want := range []string{`name = "Ada"`, `email = "ada@work.example"`, `hookspath = "~/.githooks"`} {
+		if !strings.Contains(content, want) {
+			t.Errorf("the copy lacks %s:\n%s", want, content)
+		}
+	}
+	if strings.Contains(content, "evil") {
+		t.Errorf("an include in the workspace reached the copy:\n%s", content)
+	}
+	if want := []string{filepath.Join(home, ".githooks")}; !slices.Equal(read, want) {
+		t.Errorf("read = %v, want %v", read, want)
 	}
 }
