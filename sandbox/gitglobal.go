@@ -6,6 +6,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -328,6 +329,23 @@ func fromOutside(out, ws string) string {
 	return b.String()
 }
 
+// WriteGitHome writes the sanitized copy of the user's global git
+// configuration ([userGitConfig]) to file, mode 0600, and fills
+// s.GitHome with it: the agent ring binds the same copy at ~/.gitconfig
+// as the command sandbox, so that the agent's own file tools do not read
+// the user's credentials in it either. Nothing is done without a home.
+func WriteGitHome(s *Spec, file string) error {
+	content, read := userGitConfig(*s)
+	if content == "" {
+		return nil
+	}
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		return fmt.Errorf("git configuration copy: %w", err)
+	}
+	s.GitHome = gitHome{Config: file, Read: read}
+	return nil
+}
+
 // gitHomeMounts binds the files the copy names read-only at themselves,
 // then the copy at ~/.gitconfig: after the grants and caches in before,
 // so that a hooks directory inside a writable grant still cannot be
@@ -346,7 +364,9 @@ func gitHomeMounts(s Spec, fsys FS, before []Mount) []Mount {
 		return ms
 	}
 	dst := path.Join(s.Home, ".gitconfig")
-	if i := lastCovering(before, dst); i >= 0 && before[i].Dst == s.Home && (before[i].Kind == Tmpfs || before[i].Src == s.ScratchHome) {
+	// The home's own mount: its tmpfs or a scratch directory bound at it
+	// (the command sandbox's, the ring's), never the real home granted.
+	if i := lastCovering(before, dst); i >= 0 && before[i].Dst == s.Home && before[i].Src != s.Home && (before[i].Kind == Tmpfs || before[i].Kind == Bind) {
 		ms = append(ms, Mount{Kind: ROBind, Src: s.GitHome.Config, Dst: dst})
 	}
 	return ms

@@ -196,6 +196,18 @@ func TestGitUserSession(t *testing.T) {
 		}
 		e.checkGitUser(cfg, out, 4, "master", "topic")
 		e.checkGitFlow(out)
+		// The agent ring (a program, not a shell: it runs in the ring
+		// itself) reads the same copy: the identity, no secret.
+		out, code = e.runLS("launch", "--sandbox", "on", "exec", "--", "/usr/bin/python3", "-c",
+			"import os; print(open(os.path.expanduser('~/.gitconfig')).read())")
+		if code != 0 || !strings.Contains(out, `name = "Ada User"`) {
+			t.Errorf("the ring's ~/.gitconfig: exit %d, want the user's identity\n%s", code, out)
+		}
+		for _, c := range []string{credCanary, urlCanary, hdrCanary} {
+			if strings.Contains(out, c) {
+				t.Errorf("the ring's ~/.gitconfig shows %s:\n%s", c, out)
+			}
+		}
 	})
 }
 

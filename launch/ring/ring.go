@@ -61,6 +61,10 @@ func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 strin
 // directories (one per agents.State.Dirs entry, numbered).
 const ringState = "state"
 
+// ringGitConfig is the session's file holding the ring's copy of the
+// user's git configuration ([sandbox.WriteGitHome]).
+const ringGitConfig = "gitconfig"
+
 // createState makes the state the agent would create on a first run and
 // cannot create in the ring. Failures are left to the agent to report.
 func createState(st agents.State) {
@@ -99,13 +103,21 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
 		Exe:     shim,
-		Read:    append([]string{info.Exe, shim}, gitIdentity(info)...),
+		Read:    []string{info.Exe, shim},
 		// Other sessions' sockets and policies, wherever a grant shows
 		// them.
 		Hide:  []string{filepath.Dir(info.Dir)},
 		Shims: append(sandbox.HostShells(), sandbox.HostGits()...),
 	}
 	r.Read = append(r.Read, installRoots(in.Argv0, info.Getenv)...)
+	if !in.DryRun {
+		// The git identity: the command sandbox's sanitized copy of
+		// the user's global configuration (no credential helpers, no
+		// tokens in URLs), not the files themselves (#31).
+		if err := sandbox.WriteGitHome(&r.Command, filepath.Join(info.Dir, ringGitConfig)); err != nil {
+			return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
+		}
+	}
 	if info.Home != "" && info.Home != "/" {
 		r.HomeScratch = filepath.Join(info.Dir, ringHome)
 	}
@@ -195,19 +207,6 @@ func dirNames(dir string) []string {
 		names[i] = e.Name()
 	}
 	return names
-}
-
-// gitIdentity is what the agent's git reads of the user: ~/.gitconfig
-// and the XDG git directory (its credentials file stays denied).
-func gitIdentity(info agents.Session) []string {
-	if info.Home == "" {
-		return nil
-	}
-	xdg := filepath.Join(info.Home, ".config")
-	if d := info.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		xdg = filepath.Clean(d)
-	}
-	return []string{filepath.Join(info.Home, ".gitconfig"), filepath.Join(xdg, "git")}
 }
 
 func cleanAll(ps []string) []string {

@@ -37,8 +37,10 @@ func TestRingSpec(t *testing.T) {
 	if slices.Contains(r.Write, "/home/u/.claude") || len(r.Layers) != 1 || r.Layers[0].Dir != "/home/u/.claude" || r.Layers[0].Scratch != info.Dir+"/state/0" {
 		t.Errorf("layers %v, write %v", r.Layers, r.Write)
 	}
-	if !slices.Contains(r.Read, "/home/u/.gitconfig") || !slices.Contains(r.Read, "/home/u/.config/git") {
-		t.Errorf("git identity not readable: %v", r.Read)
+	// The git identity is the sanitized copy made at start (#31), never
+	// the user's files with their credentials.
+	if slices.Contains(r.Read, "/home/u/.gitconfig") || slices.Contains(r.Read, "/home/u/.config/git") {
+		t.Errorf("the git files themselves are readable: %v", r.Read)
 	}
 	if !slices.Contains(r.Guard, sandbox.Protected{Path: "/home/u/.claude/hooks", Dir: true}) {
 		t.Errorf("Guard = %v", r.Guard)
