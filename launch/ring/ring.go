@@ -61,6 +61,19 @@ func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 strin
 // directories (one per agents.State.Dirs entry, numbered).
 const ringState = "state"
 
+// gitIdentity gives the ring the command sandbox's sanitized copy of
+// the user's global git configuration (no credential helpers, no tokens
+// in URLs), not the files themselves (#31); a dry run makes nothing.
+func gitIdentity(r *sandbox.RingSpec, in Input) error {
+	if in.DryRun {
+		return nil
+	}
+	if err := sandbox.WriteGitHome(&r.Command, filepath.Join(in.Info.Dir, ringGitConfig)); err != nil {
+		return fmt.Errorf("launch: ring: %w", err)
+	}
+	return nil
+}
+
 // ringGitConfig is the session's file holding the ring's copy of the
 // user's git configuration ([sandbox.WriteGitHome]).
 const ringGitConfig = "gitconfig"
@@ -110,13 +123,8 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		Shims: append(sandbox.HostShells(), sandbox.HostGits()...),
 	}
 	r.Read = append(r.Read, installRoots(in.Argv0, info.Getenv)...)
-	if !in.DryRun {
-		// The git identity: the command sandbox's sanitized copy of
-		// the user's global configuration (no credential helpers, no
-		// tokens in URLs), not the files themselves (#31).
-		if err := sandbox.WriteGitHome(&r.Command, filepath.Join(info.Dir, ringGitConfig)); err != nil {
-			return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
-		}
+	if err := gitIdentity(&r, in); err != nil {
+		return sandbox.RingSpec{}, err
 	}
 	if info.Home != "" && info.Home != "/" {
 		r.HomeScratch = filepath.Join(info.Dir, ringHome)
