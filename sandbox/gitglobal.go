@@ -283,9 +283,10 @@ func userGitConfig(s Spec) (string, []string) {
 	return renderGitConfig(list), read
 }
 
-// globalGitList runs `git config --global --includes --null --list` in
-// the workspace with the user's home; "" when git is missing or there is
-// no global configuration.
+// globalGitList lists the user's global git configuration (~/.gitconfig
+// and $XDG_CONFIG_HOME/git/config, or $GIT_CONFIG_GLOBAL) as git in the
+// workspace reads it, in the --list form; "" when git is missing or
+// fails.
 func globalGitList(ws, home string) string {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -293,10 +294,12 @@ func globalGitList(ws, home string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, git, "-C", ws, "config", "--global", "--includes", "--show-origin", "--null", "--list")
+	// Not --global, which reads ~/.gitconfig alone when it exists (git
+	// 2.39); the global scope of the full list is both files.
+	cmd := exec.CommandContext(ctx, git, "-C", ws, "config", "--list", "--includes", "--show-scope", "--show-origin", "--null")
 	// As in hooksPath: the user's files count, variables that point git
 	// at other ones count only when they name the global file itself.
-	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home}
+	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1"}
 	for _, v := range []string{"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL"} {
 		if x := os.Getenv(v); x != "" {
 			env = append(env, v+"="+x)
@@ -311,20 +314,21 @@ func globalGitList(ws, home string) string {
 	return fromOutside(out.String(), ws)
 }
 
-// fromOutside turns `git config --show-origin --null --list` output into
-// the --list form, without the entries of files in the workspace: a
+// fromOutside turns `git config --list --show-scope --show-origin
+// --null` output into the --list form of the global scope alone (not
+// the repository's), without the entries of files in the workspace: a
 // global configuration that includes a file there would otherwise let
 // the sandbox choose, for its next start, the hooks directory bound into
 // it or the aliases it runs.
 func fromOutside(out, ws string) string {
 	var b strings.Builder
 	f := strings.Split(out, "\x00")
-	for i := 0; i+1 < len(f); i += 2 {
-		origin, ok := strings.CutPrefix(f[i], "file:")
-		if !ok || !path.IsAbs(origin) || Within(path.Clean(origin), ws) {
+	for i := 0; i+2 < len(f); i += 3 {
+		origin, ok := strings.CutPrefix(f[i+1], "file:")
+		if f[i] != "global" || !ok || !path.IsAbs(origin) || Within(path.Clean(origin), ws) {
 			continue
 		}
-		b.WriteString(f[i+1] + "\x00")
+		b.WriteString(f[i+2] + "\x00")
 	}
 	return b.String()
 }

@@ -129,12 +129,14 @@ func TestGitHomeMounts(t *testing.T) {
 	}
 }
 
-// TestFromOutside: entries from a file in the workspace (an include of
-// the user's pointing there) are dropped; the others keep their order.
+// TestFromOutside: only the global scope is kept (both global files),
+// without entries from a file in the workspace (an include of the
+// user's pointing there); the others keep their order.
 func TestFromOutside(t *testing.T) {
 	t.Parallel()
-	out := "file:/home/u/.gitconfig\x00user.name\nAda\x00file:/home/u/w/inc\x00core.hookspath\n/home/u/Documents\x00" +
-		"file:/home/u/.gitconfig\x00alias.x\n!id\x00command line:\x00user.name\nX\x00"
+	out := "global\x00file:/home/u/.gitconfig\x00user.name\nAda\x00global\x00file:/home/u/w/inc\x00core.hookspath\n/home/u/Documents\x00" +
+		"global\x00file:/home/u/.config/git/config\x00alias.x\n!id\x00command\x00command line:\x00user.name\nX\x00" +
+		"local\x00file:.git/config\x00core.bare\nfalse\x00"
 	if got, want := fromOutside(out, "/home/u/w"), "user.name\nAda\x00alias.x\n!id\x00"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -158,6 +160,7 @@ func TestUserGitConfig(t *testing.T) {
 		".gitconfig": "[user]\n\tname = Ada\n[core]\n\thooksPath = ~/.githooks\n\texcludesFile = /etc/passwd\n\tattributesFile = ~/ws/attrs\n" +
 			"[commit]\n\ttemplate = ~/link\n[include]\n\tpath = ~/ws/inc\n[includeIf \"gitdir:" + ws + "/\"]\n\tpath = ~/work\n",
 		"work": "[user]\n\temail = ada@work.example\n", "ws/inc": "[alias]\n\tevil = !id\n", "ws/attrs": "",
+		".config/git/config": "[alias]\n\txdg = !echo xdg\n",
 		".githooks/pre-commit": "#!/bin/sh\n",
 	}
 	for name, data := range files {
@@ -180,7 +183,7 @@ func TestUserGitConfig(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("GIT_CONFIG_GLOBAL", "")
 	content, read := userGitConfig(Spec{Workspace: ws, Home: home})
-	for _, want := range []string{`name = "Ada"`, `email = "ada@work.example"`, `hookspath = "~/.githooks"`} {
+	for _, want := range []string{`name = "Ada"`, `email = "ada@work.example"`, `hookspath = "~/.githooks"`, `xdg = "!echo xdg"`} {
 		if !strings.Contains(content, want) {
 			t.Errorf("the copy lacks %s:\n%s", want, content)
 		}

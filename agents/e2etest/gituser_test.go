@@ -25,6 +25,7 @@ const (
 	credCanary = "CRED-CANARY-0b7e"
 	urlCanary  = "URL-CANARY-91c2"
 	hdrCanary  = "HDR-CANARY-4d5a"
+	xdgCanary  = "XDG-CANARY-77e0"
 )
 
 // gitUserScript runs in the sandbox: two commits around an attempt to
@@ -58,6 +59,8 @@ func gitUserHome(t *testing.T, e *env) string {
 `, credCanary, urlCanary, hdrCanary, e.ws)
 	e.write("~/.gitconfig", cfg)
 	e.write("~/.gitconfig-work", "[user]\n\temail = ada@work.example\n")
+	// The XDG file too: its alias reaches the copy, its header does not.
+	e.write("~/.config/git/config", "[alias]\n\txdg = !echo xdg\n[http]\n\textraHeader = X: "+xdgCanary+"\n")
 	e.write("~/.githooks/pre-commit", "#!/bin/sh\necho ran >> hook-marker\n")
 	if err := os.Chmod(filepath.Join(e.home, ".githooks", "pre-commit"), 0o755); err != nil {
 		t.Fatal(err)
@@ -70,8 +73,8 @@ func gitUserHome(t *testing.T, e *env) string {
 	e.hostGit("remote", "add", "origin", filepath.Join(e.ws, "inner"))
 	e.hostGit("fetch", "-q", "origin")
 	// The positive control of the secrets: the host's git does see them.
-	list := e.hostGitUser("config", "--global", "--list")
-	for _, c := range []string{credCanary, urlCanary, hdrCanary, "user.name=Ada User"} {
+	list := e.hostGitUser("config", "--list")
+	for _, c := range []string{credCanary, urlCanary, hdrCanary, xdgCanary, "user.name=Ada User"} {
 		if !strings.Contains(list, c) {
 			t.Fatalf("the host's git does not see %s:\n%s", c, list)
 		}
@@ -150,12 +153,12 @@ func (e *env) checkGitUser(cfg, out string, commits int, branches ...string) {
 		t.Errorf("the alias printed %q", got)
 	}
 	list := read("cfg.txt")
-	for _, c := range []string{credCanary, urlCanary, hdrCanary, "Evil"} {
+	for _, c := range []string{credCanary, urlCanary, hdrCanary, xdgCanary, "Evil"} {
 		if strings.Contains(list, c) {
 			t.Errorf("git config --list in the sandbox shows %s:\n%s", c, list)
 		}
 	}
-	if !strings.Contains(list, "user.name=Ada User") || !strings.Contains(list, "alias.hi=") {
+	if !strings.Contains(list, "user.name=Ada User") || !strings.Contains(list, "alias.hi=") || !strings.Contains(list, "alias.xdg=") {
 		t.Errorf("git config --list in the sandbox lacks the user's settings:\n%s", list)
 	}
 	if b, _ := os.ReadFile(filepath.Join(e.home, ".gitconfig")); string(b) != cfg {
@@ -199,11 +202,12 @@ func TestGitUserSession(t *testing.T) {
 		// The agent ring (a program, not a shell: it runs in the ring
 		// itself) reads the same copy: the identity, no secret.
 		out, code = e.runLS("launch", "--sandbox", "on", "exec", "--", "/usr/bin/python3", "-c",
-			"import os; print(open(os.path.expanduser('~/.gitconfig')).read())")
-		if code != 0 || !strings.Contains(out, `name = "Ada User"`) {
-			t.Errorf("the ring's ~/.gitconfig: exit %d, want the user's identity\n%s", code, out)
+			"import os\nprint(open(os.path.expanduser('~/.gitconfig')).read())\n"+
+				"try: print(open(os.path.expanduser('~/.config/git/config')).read())\nexcept OSError as e: print('xdg:', e)")
+		if code != 0 || !strings.Contains(out, `name = "Ada User"`) || !strings.Contains(out, `xdg = "!echo xdg"`) {
+			t.Errorf("the ring's ~/.gitconfig: exit %d, want the user's identity and the XDG alias\n%s", code, out)
 		}
-		for _, c := range []string{credCanary, urlCanary, hdrCanary} {
+		for _, c := range []string{credCanary, urlCanary, hdrCanary, xdgCanary} {
 			if strings.Contains(out, c) {
 				t.Errorf("the ring's ~/.gitconfig shows %s:\n%s", c, out)
 			}

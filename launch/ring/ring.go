@@ -62,9 +62,22 @@ func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 strin
 const ringState = "state"
 
 // gitIdentity gives the ring the command sandbox's sanitized copy of
-// the user's global git configuration (no credential helpers, no tokens
-// in URLs), not the files themselves (#31); a dry run makes nothing.
+// the user's global git configuration at ~/.gitconfig (no credential
+// helpers, no tokens in URLs), not the files themselves (#31): the XDG
+// git directory is shown (ignore, attributes) without its config, which
+// the copy holds, and its credentials stay denied. A dry run makes
+// nothing.
 func gitIdentity(r *sandbox.RingSpec, in Input) error {
+	info := in.Info
+	if info.Home == "" {
+		return nil
+	}
+	xdg := filepath.Join(info.Home, ".config")
+	if d := info.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		xdg = filepath.Clean(d)
+	}
+	r.Read = append(r.Read, filepath.Join(xdg, "git"))
+	r.Hide = append(r.Hide, filepath.Join(xdg, "git", "config"))
 	if in.DryRun {
 		return nil
 	}
