@@ -160,7 +160,7 @@ func TestUserGitConfig(t *testing.T) {
 		".gitconfig": "[user]\n\tname = Ada\n[core]\n\thooksPath = ~/.githooks\n\texcludesFile = /etc/passwd\n\tattributesFile = ~/ws/attrs\n" +
 			"[commit]\n\ttemplate = ~/link\n[include]\n\tpath = ~/ws/inc\n[includeIf \"gitdir:" + ws + "/\"]\n\tpath = ~/work\n",
 		"work": "[user]\n\temail = ada@work.example\n", "ws/inc": "[alias]\n\tevil = !id\n", "ws/attrs": "",
-		".config/git/config": "[alias]\n\txdg = !echo xdg\n",
+		".config/git/config":   "[alias]\n\txdg = !echo xdg\n",
 		".githooks/pre-commit": "#!/bin/sh\n",
 	}
 	for name, data := range files {
