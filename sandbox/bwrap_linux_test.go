@@ -80,10 +80,11 @@ func bwrapSecretsUnreadable(t *testing.T, b sandbox.Backend, home, ws string, ba
 			t.Errorf("control: %s %s with the home granted: %v", c.script, c.arg, r)
 		}
 	}
-	// Listing the home shows only the path down to the workspace.
+	// Listing the home shows only the path down to the workspace, and
+	// the sandbox's copy of the git configuration (issue #31).
 	r := run(t, b, base, `ls -A "$1"`, home)
-	if r.code != 0 || r.stdout != "project\n" {
-		t.Errorf("home lists %v inside, want only the workspace", r)
+	if r.code != 0 || r.stdout != ".gitconfig\nproject\n" {
+		t.Errorf("home lists %v inside, want only the workspace and .gitconfig", r)
 	}
 	open := specFor(t, ws, home, func(s *sandbox.Spec) { s.Read = []string{home}; s.Deny = nil })
 	if r := run(t, b, open, `ls -A "$1"`, home); !strings.Contains(r.stdout, "secret.txt") {

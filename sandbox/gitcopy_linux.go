@@ -72,3 +72,30 @@ func withoutCoreWorktree(cfg string) (string, bool) {
 	}
 	return b.String(), changed
 }
+
+// writeGitHome fills s.GitHome: the sanitized copy of the user's global
+// git configuration ([userGitConfig]) in a private file, which it
+// returns for removal after the sandbox exits ("" for none). A session
+// makes it once, when its sandbox starts; a command of its own, per
+// command.
+func writeGitHome(s *Spec) string {
+	content, read := userGitConfig(*s)
+	if content == "" {
+		return ""
+	}
+	dir := privateDir()
+	if dir == "" {
+		return ""
+	}
+	f, err := os.CreateTemp(dir, "gitconfig-")
+	if err != nil {
+		return ""
+	}
+	_, werr := f.WriteString(content)
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		os.Remove(f.Name())
+		return ""
+	}
+	s.GitHome = gitHome{Config: f.Name(), Read: read}
+	return f.Name()
+}

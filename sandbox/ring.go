@@ -116,6 +116,7 @@ func RingLayout(r RingSpec, fsys FS) ([]Mount, error) {
 	ms = append(ms, Mount{Kind: Proc, Dst: "/proc"}, Mount{Kind: Dev, Dst: "/dev"}, Mount{Kind: Bind, Src: r.Tmp, Dst: "/tmp"})
 	ms = append(ms, homeMount(r, fsys)...)
 	ms = append(ms, ringReads(r, sys, fsys)...)
+	ms = append(ms, gitHomeMounts(s, fsys, ms)...)
 	ms = append(ms, layerMounts(r, fsys)...)
 	writes, writable, err := ringWrites(r, fsys)
 	if err != nil {

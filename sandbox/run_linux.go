@@ -164,8 +164,15 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 	if err := ensureCacheLayers(&s); err != nil {
 		return nil, &SetupError{Op: "cache layers", Err: err}
 	}
+	gitTmp := ""
+	if scratch {
+		gitTmp = writeGitHome(&s)
+	}
 	mounts, err := Layout(s, OSFS{})
 	if err != nil {
+		if gitTmp != "" {
+			os.Remove(gitTmp)
+		}
 		return nil, &SetupError{Op: "layout", Err: err}
 	}
 	mounts = dropUnneededPlaceholders(mounts)
@@ -183,13 +190,14 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		mounts, tmp = dressPlaceholders(s, mounts, ph)
 		mounts, tmpl = templateExclude(s, mounts, ph)
 	}
-	tmps := []string{tmp, tmpl}
+	tmps := []string{tmp, tmpl, gitTmp}
 	if scratch {
 		tmps = append(tmps, moduleConfigCopies(mounts)...)
 	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
-	if len(tmps) > 2 || tmp != "" || tmpl != "" {
+	// Files made for this command only: removed when it is done.
+	if slices.ContainsFunc(tmps, func(t string) bool { return t != "" }) {
 		p.release = func() {
 			for _, t := range tmps {
 				if t != "" {

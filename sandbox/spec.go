@@ -60,6 +60,11 @@ type Spec struct {
 	// Git holds what git needs outside the workspace (a linked
 	// worktree's common directory); see [DetectHost].
 	Git gitDirs
+	// GitHome is the user's global git configuration as the sandbox
+	// shows it: a sanitized read-only copy at ~/.gitconfig and the
+	// files it names (the global hooks directory, ...); see
+	// [userGitConfig].
+	GitHome gitHome
 	// Network is [NetworkOpen], [NetworkAllow] or [NetworkOff]. Anything
 	// but open unshares the network (allow reaches the host only through
 	// the egress proxy's socket, which the caller adds to Read). Any

@@ -24,8 +24,9 @@ import (
 //     PID 1), and so has the ring since #17; the host's PID 1 is not
 //     bwrap;
 //   - home: the command sandbox's home is the scratch home, so the
-//     sentinel in the user's home (~/.gitconfig, the git identity) is
-//     not there; the ring shows the git identity (read-only);
+//     sentinel in the user's home (in ~/.config/git, the git identity
+//     directory) is not there; the ring shows that directory (read-only).
+//     Not ~/.gitconfig: the command sandbox shows a copy of it (#31);
 //   - canary: the ~/.ssh canary is unreadable in both;
 //   - outside: a file created next to the workspace never reaches the host
 //     (both layers refuse or divert it).
@@ -34,7 +35,7 @@ import (
 // (through a program that is not a shell), and checks that checkProbe's
 // facts then differ: the route tests can fail.
 
-const sentinelName = ".gitconfig"
+const sentinelName = ".config/git/probe-sentinel"
 
 // probe returns a shell line that writes the marker named name.
 func (e *env) probe(name string) string {

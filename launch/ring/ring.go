@@ -61,6 +61,36 @@ func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 strin
 // directories (one per agents.State.Dirs entry, numbered).
 const ringState = "state"
 
+// gitIdentity gives the ring the command sandbox's sanitized copy of
+// the user's global git configuration at ~/.gitconfig (no credential
+// helpers, no tokens in URLs), not the files themselves (#31): the XDG
+// git directory is shown (ignore, attributes) without its config, which
+// the copy holds, and its credentials stay denied. A dry run makes
+// nothing.
+func gitIdentity(r *sandbox.RingSpec, in Input) error {
+	info := in.Info
+	if info.Home == "" {
+		return nil
+	}
+	xdg := filepath.Join(info.Home, ".config")
+	if d := info.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		xdg = filepath.Clean(d)
+	}
+	r.Read = append(r.Read, filepath.Join(xdg, "git"))
+	r.Hide = append(r.Hide, filepath.Join(xdg, "git", "config"))
+	if in.DryRun {
+		return nil
+	}
+	if err := sandbox.WriteGitHome(&r.Command, filepath.Join(in.Info.Dir, ringGitConfig)); err != nil {
+		return fmt.Errorf("launch: ring: %w", err)
+	}
+	return nil
+}
+
+// ringGitConfig is the session's file holding the ring's copy of the
+// user's git configuration ([sandbox.WriteGitHome]).
+const ringGitConfig = "gitconfig"
+
 // createState makes the state the agent would create on a first run and
 // cannot create in the ring. Failures are left to the agent to report.
 func createState(st agents.State) {
@@ -99,13 +129,16 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
 		Exe:     shim,
-		Read:    append([]string{info.Exe, shim}, gitIdentity(info)...),
+		Read:    []string{info.Exe, shim},
 		// Other sessions' sockets and policies, wherever a grant shows
 		// them.
 		Hide:  []string{filepath.Dir(info.Dir)},
 		Shims: append(sandbox.HostShells(), sandbox.HostGits(filepath.SplitList(info.Getenv("PATH")))...),
 	}
 	r.Read = append(r.Read, installRoots(in.Argv0, info.Getenv)...)
+	if err := gitIdentity(&r, in); err != nil {
+		return sandbox.RingSpec{}, err
+	}
 	if info.Home != "" && info.Home != "/" {
 		r.HomeScratch = filepath.Join(info.Dir, ringHome)
 	}
@@ -194,19 +227,6 @@ func dirNames(dir string) []string {
 		names[i] = e.Name()
 	}
 	return names
-}
-
-// gitIdentity is what the agent's git reads of the user: ~/.gitconfig
-// and the XDG git directory (its credentials file stays denied).
-func gitIdentity(info agents.Session) []string {
-	if info.Home == "" {
-		return nil
-	}
-	xdg := filepath.Join(info.Home, ".config")
-	if d := info.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		xdg = filepath.Clean(d)
-	}
-	return []string{filepath.Join(info.Home, ".gitconfig"), filepath.Join(xdg, "git")}
 }
 
 func cleanAll(ps []string) []string {

@@ -37,13 +37,15 @@ func TestRingSpec(t *testing.T) {
 	if slices.Contains(r.Write, "/home/u/.claude") || len(r.Layers) != 1 || r.Layers[0].Dir != "/home/u/.claude" || r.Layers[0].Scratch != info.Dir+"/state/0" {
 		t.Errorf("layers %v, write %v", r.Layers, r.Write)
 	}
-	if !slices.Contains(r.Read, "/home/u/.gitconfig") || !slices.Contains(r.Read, "/home/u/.config/git") {
-		t.Errorf("git identity not readable: %v", r.Read)
+	// The git identity is the sanitized copy made at start (#31), never
+	// the user's files with their credentials.
+	if slices.Contains(r.Read, "/home/u/.gitconfig") || !slices.Contains(r.Hide, "/home/u/.config/git/config") || !slices.Contains(r.Read, "/home/u/.config/git") {
+		t.Errorf("the git files themselves are readable: read %v, hide %v", r.Read, r.Hide)
 	}
 	if !slices.Contains(r.Guard, sandbox.Protected{Path: "/home/u/.claude/hooks", Dir: true}) {
 		t.Errorf("Guard = %v", r.Guard)
 	}
-	if r.Tmp != "/run/u/lite-sandbox/s-1/tmp" || r.Session != info.Dir || !slices.Equal(r.Hide, []string{"/run/u/lite-sandbox"}) {
+	if r.Tmp != "/run/u/lite-sandbox/s-1/tmp" || r.Session != info.Dir || !slices.Equal(r.Hide, []string{"/run/u/lite-sandbox", "/home/u/.config/git/config"}) {
 		t.Errorf("tmp %s, session %s, hide %v", r.Tmp, r.Session, r.Hide)
 	}
 	if r.Command.Workspace != "/home/u/p" || len(r.Command.Protect) == 0 || len(r.Command.Deny) == 0 {

@@ -83,11 +83,11 @@ func (c Context) write(p, dir string) string {
 	if dir == "" {
 		dir = c.Cwd
 	}
+	if l := c.gitLine(p); l != "" {
+		return l
+	}
 	abs := p
 	switch {
-	case p == gitConfig:
-		// The repository's config, wherever in the workspace git runs.
-		p, abs = ".git/config", filepath.Join(c.Workspace, ".git", "config")
 	case !filepath.IsAbs(p):
 		abs = filepath.Join(dir, p)
 	case c.Home != "" && sandbox.Within(p, c.Home):
@@ -127,9 +127,6 @@ var writers = map[string]string{
 	"cp": "last", "mv": "last", "ln": "last", "install": "last", "rsync": "last",
 	"sed": "sed", "perl": "sed", "dd": "dd", "git": "git",
 }
-
-// gitConfig stands for the repository's .git/config among targets.
-const gitConfig = "\x00git-config"
 
 // targets returns the paths a simple command writes, as written.
 func targets(args []string) []string {
@@ -172,12 +169,7 @@ func targets(args []string) []string {
 			}
 		}
 	case "git":
-		// git config without --global/--system writes .git/config.
-		if len(ops) > 0 && ops[0] == "config" && !slices.ContainsFunc(args, func(a string) bool {
-			return a == "--global" || a == "--system" || a == "--get" || a == "--list" || a == "-l" || strings.HasPrefix(a, "--get")
-		}) && len(ops) >= 3 {
-			return []string{gitConfig}
-		}
+		return gitTargets(args[1:])
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ func more(n int) string {
 // command's directory) lands in the scratch home and does not persist,
 // and how to show it.
 func (c Context) scratch(p, dir string) (string, bool) {
-	if p == "" || p == "-" || p == gitConfig {
+	if p == "" || p == "-" || p == gitConfig || p == gitGlobal {
 		return "", false
 	}
 	if dir == "" {
