@@ -431,28 +431,6 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 	return out
 }
 
-// RingBwrapArgs returns the bwrap command line of the ring, without the
-// bwrap program: a PID namespace of its own (no host process is
-// visible or signalled, and every process of the ring dies with its
-// first one: bwrap is its init, escape classes 40 and 41), an IPC namespace of
-// its own (no host SysV IPC), a UTS namespace of its own (the host's name
-// stays, but a change to it stays inside: class 52, beside the read-only
-// /proc/sys), every capability dropped, and the ring
-// dies with its parent. The network stays the agent's (it must reach
-// its model); host abstract sockets are cut by the Landlock scope of
-// the confine step. The session and the controlling terminal are the
-// launcher's business (a pty of the agent's own, or none: see
-// docs/security-model.md §6). The working directory is left to bwrap,
-// which keeps the launcher's.
-func RingBwrapArgs(mounts []Mount, argv []string) []string {
-	args := []string{"--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL"}
-	for _, m := range mounts {
-		args = append(args, bwrapMountArgs(m)...)
-	}
-	args = append(args, "--")
-	return append(args, argv...)
-}
-
 // RingVisible returns what the ring's mounts ms show at their own path
 // (for the path judge): the destinations of binds, links and fresh
 // mounts, without the masked ones.
