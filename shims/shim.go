@@ -190,6 +190,13 @@ func (s *Shim) Exec(argv []string) error {
 	case sandbox.StateDegraded:
 		esc.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
+	// Signals are taken from here on, before anything is made on the host
+	// (placeholders, the egress socket): a SIGTERM during setup ends the
+	// command with 128+15 and what was made is removed, instead of the
+	// default action leaving placeholders in the workspace (#29).
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigc)
 	spec, err := s.spec()
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
@@ -223,7 +230,7 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdin, s.extra)
+	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdin, s.extra, sigc)
 	prep.Done()
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
@@ -234,12 +241,15 @@ func (s *Shim) Exec(argv []string) error {
 
 // runForwarding runs the sandbox as a child (rather than exec'ing it, so
 // that the shim learns the status and can explain a denial), forwarding
-// SIGINT, SIGTERM, SIGHUP and SIGQUIT to it, and returns its status: the
-// exit code, or 128+N after death by signal N.
-func runForwarding(path string, args, env []string, dir string, stdin *os.File, extra []*os.File) (int, error) {
-	sigc := make(chan os.Signal, 4)
-	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigc)
+// the signals sigc receives (SIGINT, SIGTERM, SIGHUP, SIGQUIT) to it, and
+// returns its status: the exit code, or 128+N after death by signal N.
+// A signal that came before the start ends it there, as 128+N.
+func runForwarding(path string, args, env []string, dir string, stdin *os.File, extra []*os.File, sigc chan os.Signal) (int, error) {
+	select {
+	case sig := <-sigc:
+		return exit.Signaled(int(sig.(syscall.Signal))), nil
+	default:
+	}
 	cmd := &exec.Cmd{Path: path, Args: args, Env: env, Dir: dir, Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra}
 	// bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when
 	// the thread that forked it exits: keep this thread until the end.
