@@ -3,6 +3,12 @@
 
 package term
 
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
 // Answer is what the person's input says to the launcher's confirm line
 // (docs/validator.md §8.2).
 type Answer int
@@ -228,4 +234,52 @@ func (p *keyParser) mouseByte(c byte) Answer {
 		p.st = ground
 	}
 	return NoKey
+}
+
+// Visible is s as the confirm line shows it: every control character
+// (C0, DEL, C1), every invisible formatting or bidi control and every
+// byte that is not UTF-8 written as an escape, so that the person sees
+// the command's whole text and the text cannot move the cursor, hide
+// itself or reorder what is shown.
+func Visible(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case (r >= 0x200b && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2060 && r <= 0x2069) || r == 0xfeff || r == 0x061c:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// wrap cuts s into rows of at most width cells, counting every
+// non-ASCII character as two (a wide one takes two; a narrow one only
+// makes the row shorter).
+func wrap(s string, width int) []string {
+	width = max(width-1, 10) // the last column is left free: no autowrap at the edge
+	var rows []string
+	var row strings.Builder
+	cells := 0
+	for _, r := range s {
+		w := 1
+		if r >= 0x80 {
+			w = 2
+		}
+		if cells+w > width {
+			rows = append(rows, row.String())
+			row.Reset()
+			cells = 0
+		}
+		row.WriteRune(r)
+		cells += w
+	}
+	return append(rows, row.String())
 }
