@@ -102,7 +102,8 @@ func askMessage(r validator.Result, a approval.Answer) string {
 // runAskHook answers `'<exe>' hook ask`, the agent's hook before its
 // shell tool runs a command: if the command's decision is `ask`, the
 // person is asked on the launcher's confirm line, provided the hook's
-// shim was started by the agent process itself (approval.Broker.Ask),
+// shim was started just now by the agent process itself
+// (askerProcess, approval.Broker.Ask),
 // and the agent is told yes (the shim then lets that one command
 // through) or no; otherwise it is told to go on, and the shim judges
 // the command when it comes. A question not answered yes is in the
@@ -135,7 +136,7 @@ func (s *Shim) runAskHook() error {
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		a := s.approvals.Ask(ctx, s.question(r, cmd, cwd), s.agentProcess())
+		a := s.approvals.Ask(ctx, s.question(r, cmd, cwd), s.askerProcess())
 		switch {
 		case a.How == approval.ByGrant:
 		case a.Yes():
