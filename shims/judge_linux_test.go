@@ -76,8 +76,7 @@ func TestProcessAge(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Skip(err)
 	}
-	defer cmd.Process.Kill()
-	defer cmd.Wait()
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	young, ok := processAge(cmd.Process.Pid)
 	if !ok || young > hookFresh {
 		t.Errorf("a process started just now: age %v, %v", young, ok)
