@@ -142,8 +142,8 @@ type Session struct {
 	// writes outside the workspace fail and every shell is the shim.
 	Ring bool
 	// Prompt says that the agent runs on the launcher's terminal in a
-	// ring session, whose judge takes the questions of its own prompt
-	// ([Asker]): an adapter then installs its ask hook.
+	// ring session, whose judge asks the person on the launcher's
+	// confirm line ([Asker]): an adapter then installs its ask hook.
 	Prompt bool
 	// Deny and Protect are the session's sandbox.deny paths and
 	// protected paths (absolute, clean), for the agent's own settings

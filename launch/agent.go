@@ -44,7 +44,7 @@ type AgentOptions struct {
 	KeepHome string
 	// AskWait bounds how long a command an `ask` rule holds back waits
 	// for `lite-sandbox approve` (docs/validator.md §8); 0 refuses at
-	// once unless the agent's own prompt asks.
+	// once unless the agent's hook asks on the confirm line.
 	AskWait time.Duration
 }
 

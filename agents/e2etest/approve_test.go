@@ -22,7 +22,7 @@ import (
 )
 
 // Approvals (#21, docs/validator.md §8): a command an `ask` rule holds
-// back runs only after a person's yes, given in the agent's own prompt
+// back runs only after a person's yes, given on the launcher's confirm line
 // or with `lite-sandbox approve` from another terminal; nothing inside
 // either ring can answer; every answer is in the audit log.
 
