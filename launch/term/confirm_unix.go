@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,8 +21,9 @@ import (
 // the confirm line is drawn on, the agent's pty whose output it holds.
 var current atomic.Pointer[ptyJob]
 
-// confirmOne draws one confirm line at a time.
-var confirmOne sync.Mutex
+// confirmOne draws one confirm line at a time; a question that comes
+// while one is up waits its turn (or its end).
+var confirmOne = make(chan struct{}, 1)
 
 // ErrNoTerminal: no launch of this process owns a terminal it can ask
 // on now (none, or the agent is suspended and the shell has it).
@@ -54,8 +54,12 @@ func Confirm(ctx context.Context, lines []string) (bool, error) {
 	if j == nil {
 		return false, ErrNoTerminal
 	}
-	confirmOne.Lock()
-	defer confirmOne.Unlock()
+	select {
+	case confirmOne <- struct{}{}:
+		defer func() { <-confirmOne }()
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
 	j.outMu.Lock() // the agent's output waits (its pty's buffer fills, then it blocks)
 	defer j.outMu.Unlock()
 	c := &confirmReq{answer: make(chan Answer, 1), esc: make(chan struct{}, 1)}

@@ -206,8 +206,11 @@ func (b *Broker) Ask(ctx context.Context, q Question, pid int) Answer {
 	defer b.mu.Unlock()
 	if err != nil || !said {
 		delete(b.yeses, key)
-		if err != nil {
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			return Answer{How: Timeout, At: now}
+		case err != nil:
+			return Answer{How: NoOne, At: now} // no terminal to ask on (the agent suspended)
 		}
 		return Answer{Reply: No, How: ByConfirm, By: ConfirmedBy, At: now}
 	}

@@ -5,6 +5,7 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,7 @@ func TestAsk(t *testing.T) {
 		{"yes", agentPid, true, nil, agentPid, "npm publish", true, ByConfirm, ByConfirm, true},
 		{"no", agentPid, false, nil, agentPid, "npm publish", true, ByConfirm, NoOne, true},
 		{"timeout", agentPid, true, context.DeadlineExceeded, agentPid, "npm publish", true, Timeout, NoOne, true},
+		{"no terminal", agentPid, true, errors.New("no terminal to ask on"), agentPid, "npm publish", true, NoOne, NoOne, true},
 		{"asked by another process", 8, true, nil, 8, "npm publish", true, NotAgent, NoOne, false},
 		{"yes, run by another process", agentPid, true, nil, 8, "npm publish", true, ByConfirm, NoOne, true},
 		{"yes, another command run", agentPid, true, nil, agentPid, "npm publish --tag x", true, ByConfirm, NoOne, true},
