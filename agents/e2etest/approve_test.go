@@ -257,6 +257,24 @@ type askTUI struct {
 // confirmLine is on the screen while the launcher's confirm line asks.
 const confirmLine = "y: yes, run it once"
 
+// warmUp is the model's first command in the confirm line's tests: once
+// the screen shows it, the prompt was taken, and the test stops
+// pressing Enter, which would answer the line that follows (a no).
+const warmUp = "echo warm-up"
+
+// submitPrompt submits the prompt, pressing Enter until the model's
+// first command (warmUp) shows.
+func (u *tui) submitPrompt() { u.submit("run the command", "the prompt to be taken", u.shows(warmUp)) }
+
+// lastResult is the last tool result the mock received.
+func (e *env) lastResult() string {
+	rs := e.mock.ToolResults()
+	if len(rs) == 0 {
+		e.t.Fatalf("the mock got no tool result")
+	}
+	return rs[len(rs)-1]
+}
+
 // testAskTUI: under launch, a command of an ask rule shows the
 // launcher's confirm line with the rule, its reason and hint and the
 // command; y runs it in the command sandbox (the probe's facts) and the
@@ -269,7 +287,7 @@ func testAskTUI(t *testing.T, a askTUI) {
 	for _, c := range []struct {
 		name, key string
 		ran       bool
-	}{{"yes", "y", true}, {"no", "Escape", false}, {"other key", "Enter", false}, {"baseline", "", true}} {
+	}{{"yes", "y", true}, {"no", "Escape", false}, {"other-key", "Enter", false}, {"baseline", "", true}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			file := "asked.txt"
@@ -280,7 +298,7 @@ func testAskTUI(t *testing.T, a askTUI) {
 				e := newEnv(t, a.bin, "")
 				e.sentinel()
 				e.withAskRule()
-				e.setCommand("touch " + file + "; " + e.probe("ask-"+c.name))
+				e.script(mockmodel.Turn{mockmodel.Shell(warmUp)}, mockmodel.Turn{mockmodel.Shell("touch " + file + "; " + e.probe("ask-"+c.name))})
 				return e
 			}
 			asUsers(t, mk, a.cli, func(t *testing.T, e *env) { askTUICase(t, e, a, c.name, c.key, file, c.ran) })
@@ -292,13 +310,14 @@ func askTUICase(t *testing.T, e *env, a askTUI, name, key, file string, ran bool
 	argv, env := a.start(e)
 	u := e.startTUI(env, argv...)
 	u.waitScreen(a.ready)
+	u.submitPrompt()
 	if key == "" {
-		u.submit("run the command", "the answer", u.shows(finalText))
+		u.waitFor("the answer", u.shows(finalText))
 		if strings.Contains(u.screen(), confirmLine) {
 			t.Errorf("baseline: a confirm line for a command no rule holds back:\n%s", u.screen())
 		}
 	} else {
-		u.submit("run the command", "the confirm line", u.shows(confirmLine))
+		u.waitFor("the confirm line", u.shows(confirmLine))
 		scr := u.screen()
 		for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK", "run: touch " + file} {
 			if !strings.Contains(scr, want) {
@@ -315,7 +334,7 @@ func askTUICase(t *testing.T, e *env, a askTUI, name, key, file string, ran bool
 	}
 	var res string
 	if !ran {
-		res = e.result(u.screen(), "")
+		res = e.lastResult()
 	}
 	u.submit(a.quit, "launch to exit", u.exited)
 	u.finish(0)
@@ -446,7 +465,7 @@ func TestPiAskTwoCalls(t *testing.T) {
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
 	e := newEnv(t, bin, "")
 	e.withAskRule()
-	e.script(mockmodel.Turn{mockmodel.Shell("touch asked-1.txt"), mockmodel.Shell("touch asked-2.txt")})
+	e.script(mockmodel.Turn{mockmodel.Shell(warmUp)}, mockmodel.Turn{mockmodel.Shell("touch asked-1.txt"), mockmodel.Shell("touch asked-2.txt")})
 	env := append(piSetup(e), "TERM=xterm-256color")
 	u := e.startTUI(env, binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model")
 	u.waitScreen("! bash")
@@ -457,7 +476,8 @@ func TestPiAskTwoCalls(t *testing.T) {
 			return i >= 0 && strings.Contains(s[i:], "run: "+cmd) && strings.Contains(s[i:], confirmLine)
 		}
 	}
-	u.submit("run the commands", "the first line", dialogFor("touch asked-1.txt"))
+	u.submitPrompt()
+	u.waitFor("the first line", dialogFor("touch asked-1.txt"))
 	u.keys("y")
 	u.waitFor("the second line", dialogFor("touch asked-2.txt"))
 	u.keys("Escape")

@@ -78,7 +78,7 @@ func TestClaudeAskForged(t *testing.T) {
 	mk := func(t *testing.T) *env {
 		e := newEnv(t, bin, "")
 		e.withAskRule()
-		e.script(mockmodel.Turn{mockmodel.Shell("touch asked-x.txt")}, mockmodel.Turn{mockmodel.Shell("touch asked-y.txt")})
+		e.script(mockmodel.Turn{mockmodel.Shell(warmUp)}, mockmodel.Turn{mockmodel.Shell("touch asked-x.txt")}, mockmodel.Turn{mockmodel.Shell("touch asked-y.txt")})
 		claudeBypassState(e)
 		e.write("forge.py", forgeProbe)
 		var state map[string]any
@@ -111,7 +111,8 @@ func TestClaudeAskForged(t *testing.T) {
 		}
 		// The agent's own question, with the terminal's replies provoked
 		// while it is up, and an unrelated key.
-		u.submit("run the commands", "the first line", u.shows("run: touch asked-x.txt"))
+		u.submitPrompt()
+		u.waitFor("the first line", u.shows("run: touch asked-x.txt"))
 		e.write("flood-now", "")
 		read("flooded.txt")
 		if !strings.Contains(u.screen(), "run: touch asked-x.txt") {
