@@ -94,9 +94,15 @@ func TestClaudeAskForged(t *testing.T) {
 	asUsers(t, mk, "claude", func(t *testing.T, e *env) {
 		u := e.startTUI(claudeEnv(e), binary, "launch", "--sandbox", "on", "claude", "--", "--dangerously-skip-permissions")
 		u.waitScreen("bypass permissions on")
+		// read waits for a file the probe writes whole (renamed into
+		// place), or, self-ask.txt, the exec'd hook's answer in it.
 		read := func(name string) string {
-			u.waitFor(name, func() bool { _, err := os.Stat(filepath.Join(e.ws, name)); return err == nil })
-			b, _ := os.ReadFile(filepath.Join(e.ws, name))
+			var b []byte
+			u.waitFor(name, func() bool {
+				b, _ = os.ReadFile(filepath.Join(e.ws, name))
+				return strings.Contains(string(b), "hookSpecificOutput") || strings.Contains(string(b), "lite-sandbox:") ||
+					(name != "self-ask.txt" && len(b) > 0)
+			})
 			return string(b)
 		}
 		// Another ring process asks: refused, never shown.
