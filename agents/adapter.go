@@ -41,20 +41,32 @@ type Hooker interface {
 	Hook(in []byte, check Checker, shim string) (out []byte, code int)
 }
 
-// Asker is implemented by agents whose own prompt can ask the person
-// about one command that an `ask` rule holds back (docs/validator.md
+// Asker is implemented by agents whose hook can hold one command that
+// an `ask` rule holds back until the person answers (docs/validator.md
 // §8): a hook of theirs runs `lite-sandbox hook ask` through the shim
-// before the command, and the session's judge answers it, outside the
-// rings.
+// before the command, and the session's judge asks the person on the
+// launcher's own confirm line, outside the rings, then answers the
+// hook.
 type Asker interface {
 	// AskInput reads the hook's input: the model's command and the
 	// directory it will run in ("" when the input does not say).
 	AskInput(in []byte) (command, cwd string, err error)
-	// AskOutput is the hook's answer: ask the person, with message as
-	// the question's text; or (ask false) let the call go on to the
-	// shim, which judges it as usual.
-	AskOutput(ask bool, message string) []byte
+	// AskOutput is the hook's answer: [AskGoOn] lets the call go on to
+	// the shim, which judges it as usual; [AskYes] runs it (the person
+	// said yes, and the shim lets this one command through); [AskNo]
+	// stops it, message saying why for the model.
+	AskOutput(answer AskAnswer, message string) []byte
 }
+
+// AskAnswer is the hook's answer to the agent.
+type AskAnswer int
+
+// The hook's answers.
+const (
+	AskGoOn AskAnswer = iota // no question: the shim judges the command
+	AskYes                   // the person said yes
+	AskNo                    // the person said no, or nobody answered
+)
 
 // Unwrapper is implemented by agents that put a shell script of their
 // own around every command of the model (Claude Code). The shim of that
@@ -130,8 +142,8 @@ type Session struct {
 	// writes outside the workspace fail and every shell is the shim.
 	Ring bool
 	// Prompt says that the agent runs on the launcher's terminal in a
-	// ring session, whose judge takes the questions of its own prompt
-	// ([Asker]): an adapter then installs its ask hook.
+	// ring session, whose judge asks the person on the launcher's
+	// confirm line ([Asker]): an adapter then installs its ask hook.
 	Prompt bool
 	// Deny and Protect are the session's sandbox.deny paths and
 	// protected paths (absolute, clean), for the agent's own settings

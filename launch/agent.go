@@ -45,7 +45,7 @@ type AgentOptions struct {
 	KeepHome string
 	// AskWait bounds how long a command an `ask` rule holds back waits
 	// for `lite-sandbox approve` (docs/validator.md §8); 0 refuses at
-	// once unless the agent's own prompt asks.
+	// once unless the agent's hook asks on the confirm line.
 	AskWait time.Duration
 }
 
@@ -141,11 +141,11 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	return status, err
 }
 
-// canPrompt says whether the agent's own prompt asks the session's
-// questions: a policy with an ask rule, an agent with an ask hook
-// (agents.Asker), in the ring, on the launcher's terminal (whose keys
-// answer it: term.LastInput). Otherwise no hook runs before its
-// commands.
+// canPrompt says whether the agent's hook asks the session's questions:
+// a policy with an ask rule, an agent with an ask hook (agents.Asker),
+// in the ring (term.IsAgent tells the agent there), on the launcher's
+// terminal (where term.Confirm draws the question and reads the
+// person's y). Otherwise no hook runs before its commands.
 func canPrompt(o AgentOptions, ring bool) bool {
 	if _, ok := o.Agent.(agents.Asker); !ok || !ring || !o.Policy.Asks() {
 		return false

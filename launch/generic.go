@@ -97,7 +97,7 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 	}
 	// The session's questions: its judge asks, the person answers
 	// (docs/validator.md §8).
-	ask.LastInput = term.LastInput
+	ask.Confirm, ask.IsAgent = term.Confirm, term.IsAgent
 	br := approval.New(ask)
 	o := Options{
 		Spec:       spec,

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
@@ -80,17 +81,33 @@ func (s *Shim) askRefusal(r validator.Result) string {
 	return "lite-sandbox: " + r.Rule() + " needs a person's yes: " + why + " " + r.Why()
 }
 
-// askMessage is the question's text in the agent's own prompt.
-func askMessage(r validator.Result) string {
-	return "lite-sandbox: " + r.Rule() + " asks a person: " + r.Why()
+// askMessage is what the model reads of the question's answer.
+func askMessage(r validator.Result, a approval.Answer) string {
+	var why string
+	switch {
+	case a.Yes():
+		why = "the person said yes (" + a.By + ")."
+	case a.Reply == approval.No:
+		why = "the person said no (" + a.By + "); it was not run. Do not try it another way; ask the user what they want instead."
+	case a.How == approval.NotAgent:
+		why = "only the agent's own hook may ask (" + a.By + "); it was not run."
+	case a.How == approval.Timeout:
+		why = "nobody answered in time; it was not run."
+	default:
+		why = "nobody could be asked; it was not run."
+	}
+	return "lite-sandbox: " + r.Rule() + " asks a person: " + why + " " + r.Why()
 }
 
 // runAskHook answers `'<exe>' hook ask`, the agent's hook before its
 // shell tool runs a command: if the command's decision is `ask`, the
-// question is posed (for the agent process, the parent of the hook's
-// shim) and the agent is told to show its own prompt; otherwise it is
-// told to go on, and the shim judges the command when it comes.
-// Nothing here answers the question: see approval.Broker.Decide.
+// person is asked on the launcher's confirm line, provided the hook's
+// shim was started just now by the agent process itself
+// (askerProcess, approval.Broker.Ask),
+// and the agent is told yes (the shim then lets that one command
+// through) or no; otherwise it is told to go on, and the shim judges
+// the command when it comes. A question not answered yes is in the
+// audit log (a yes is in the command's record).
 func (s *Shim) runAskHook() error {
 	asker, ok := registry.Asker(s.agent)
 	if !ok || !s.viaJudge {
@@ -112,11 +129,25 @@ func (s *Shim) runAskHook() error {
 		v = at
 	}
 	r := v.Check(cmd)
-	posed := false
-	if r.Decision == policy.Ask && s.approvals != nil {
-		posed = s.approvals.Pose(s.question(r, cmd, cwd), s.agentProcess())
+	answer := agents.AskGoOn
+	var msg string
+	if r.Decision == policy.Ask && s.approvals != nil && s.approvals.Prompting() {
+		ctx := s.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		a := s.approvals.Ask(ctx, s.question(r, cmd, cwd), s.askerProcess())
+		switch {
+		case a.How == approval.ByGrant:
+		case a.Yes():
+			answer, msg = agents.AskYes, askMessage(r, a)
+		default:
+			answer, msg = agents.AskNo, askMessage(r, a)
+			s.judged, s.result, s.answer, s.Cwd = cmd, r, a, cwd
+			s.audit("", -1)
+		}
 	}
-	if _, err := s.stdout.Write(asker.AskOutput(posed, askMessage(r))); err != nil {
+	if _, err := s.stdout.Write(asker.AskOutput(answer, msg)); err != nil {
 		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: ask hook: %w", err)}
 	}
 	return nil

@@ -179,6 +179,58 @@ func (s *Shim) agentProcess() int {
 	return parentOf(s.peer)
 }
 
+// hookFresh bounds the age of the ask hook's shim: the agent started it
+// for the tool call it is about to make. A process the agent started
+// long ago (an MCP server) that execs the shim is refused, though its
+// parent is the agent (escape class 63, docs/validator.md §8.2).
+const hookFresh = 20 * time.Second
+
+// askerProcess is the process that started the ask hook's shim, when
+// the shim was started just now (hookFresh); 0 otherwise. The broker
+// then asks only if it is the agent itself (term.IsAgent).
+func (s *Shim) askerProcess() int {
+	if s.peer <= 0 {
+		return 0
+	}
+	age, ok := processAge(s.peer)
+	if !ok || age > hookFresh {
+		return 0
+	}
+	return parentOf(s.peer)
+}
+
+// processAge is how long ago pid started, from its start time in
+// /proc/PID/stat (field 22, in clock ticks since boot; Linux's USER_HZ
+// is 100) and /proc/uptime.
+func processAge(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return 0, false
+	}
+	ticks, err := strconv.ParseUint(f[19], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	u, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0, false
+	}
+	up, err := strconv.ParseFloat(strings.Fields(string(u) + " 0")[0], 64)
+	if err != nil {
+		return 0, false
+	}
+	const userHZ = 100
+	return time.Duration(up*float64(time.Second)) - time.Duration(ticks)*time.Second/userHZ, true
+}
+
 // parentOf reads pid's parent from /proc/PID/stat (the field after the
 // command name, which may itself hold spaces and parentheses).
 func parentOf(pid int) int {

@@ -5,6 +5,7 @@ package shims
 
 import (
 	"os"
+	"os/exec"
 	"slices"
 	"testing"
 	"time"
@@ -68,5 +69,26 @@ func TestParentOf(t *testing.T) {
 	}
 	if got := parentOf(1 << 30); got != 0 {
 		t.Errorf("parentOf(no such pid) = %d, want 0", got)
+	}
+}
+
+// TestProcessAge: a process just started is young; pid 1 (started at
+// boot, or with the container) is older than a process started after
+// it; an unknown pid has no age.
+func TestProcessAge(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	young, ok := processAge(cmd.Process.Pid)
+	if !ok || young > hookFresh {
+		t.Errorf("a process started just now: age %v, %v", young, ok)
+	}
+	if old, ok := processAge(1); !ok || old < young {
+		t.Errorf("pid 1: age %v, %v (the new one: %v)", old, ok, young)
+	}
+	if _, ok := processAge(-5); ok {
+		t.Errorf("an unknown pid has an age")
 	}
 }

@@ -30,3 +30,6 @@ func (j *Judge) ServeConn(c *net.UnixConn) { c.Close() }
 
 // agentProcess is unknown here (no sessions).
 func (s *Shim) agentProcess() int { return 0 }
+
+// askerProcess is unknown here (no sessions).
+func (s *Shim) askerProcess() int { return 0 }

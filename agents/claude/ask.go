@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
 // AskHookCommand is the PreToolUse hook of the Bash tool in an
@@ -36,17 +38,22 @@ func (Agent) AskInput(in []byte) (string, string, error) {
 	return *h.ToolInput.Command, h.Cwd, nil
 }
 
-// AskOutput answers the hook: "ask" makes Claude show its own
-// permission dialog with message as the reason, also in bypass mode
-// (measured with 2.1.197, docs/verified.md); no output lets Claude go
-// on, and the shim judges the command as usual.
-func (Agent) AskOutput(ask bool, message string) []byte {
-	if !ask {
+// AskOutput answers the hook: the launcher asked the person on its own
+// confirm line (docs/validator.md §8), so Claude's own dialog is not
+// shown; "allow" after a yes (the shim lets that one command through),
+// "deny" with message as the model's reason after a no; no output lets
+// Claude go on, and the shim judges the command as usual.
+func (Agent) AskOutput(answer agents.AskAnswer, message string) []byte {
+	decision := "allow"
+	switch answer {
+	case agents.AskGoOn:
 		return nil
+	case agents.AskNo:
+		decision = "deny"
 	}
 	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
 		"hookEventName":            "PreToolUse",
-		"permissionDecision":       "ask",
+		"permissionDecision":       decision,
 		"permissionDecisionReason": message,
 	}})
 	return b

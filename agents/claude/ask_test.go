@@ -38,14 +38,19 @@ func TestAskIO(t *testing.T) {
 			t.Errorf("AskInput(%s): no error", in)
 		}
 	}
-	if out := a.AskOutput(false, "m"); len(out) != 0 {
-		t.Errorf("AskOutput(false) = %s, want nothing (Claude goes on)", out)
+	if out := a.AskOutput(agents.AskGoOn, "m"); len(out) != 0 {
+		t.Errorf("AskOutput(AskGoOn) = %s, want nothing (Claude goes on)", out)
 	}
-	out := a.AskOutput(true, "lite-sandbox: pkg.publish asks a person")
-	var raw map[string]map[string]string
-	json.Unmarshal(out, &raw)
-	h := raw["hookSpecificOutput"]
-	if h["hookEventName"] != "PreToolUse" || h["permissionDecision"] != "ask" || h["permissionDecisionReason"] != "lite-sandbox: pkg.publish asks a person" {
-		t.Errorf("AskOutput(true) = %s", out)
+	for _, c := range []struct {
+		answer agents.AskAnswer
+		want   string
+	}{{agents.AskYes, "allow"}, {agents.AskNo, "deny"}} {
+		out := a.AskOutput(c.answer, "lite-sandbox: pkg.publish asks a person")
+		var raw map[string]map[string]string
+		json.Unmarshal(out, &raw)
+		h := raw["hookSpecificOutput"]
+		if h["hookEventName"] != "PreToolUse" || h["permissionDecision"] != c.want || h["permissionDecisionReason"] != "lite-sandbox: pkg.publish asks a person" {
+			t.Errorf("AskOutput(%v) = %s, want %s", c.answer, out, c.want)
+		}
 	}
 }

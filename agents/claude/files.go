@@ -182,15 +182,20 @@ func addFileRules(v map[string]any, s agents.Session) {
 		"hooks":   []any{map[string]any{"type": "command", "command": HookCommand(s.Exe), "timeout": 30}},
 	}}
 	if s.Prompt {
-		// The person answers `ask` rules in Claude's own dialog
-		// (docs/validator.md §8).
+		// The person answers `ask` rules on the launcher's confirm
+		// line while this hook waits (docs/validator.md §8): longer
+		// than the line waits (approval.ConfirmFor, 4 minutes).
 		pre = append(pre, map[string]any{
 			"matcher": "Bash",
-			"hooks":   []any{map[string]any{"type": "command", "command": AskHookCommand(s.Exe), "timeout": 30}},
+			"hooks":   []any{map[string]any{"type": "command", "command": AskHookCommand(s.Exe), "timeout": askHookTimeout}},
 		})
 	}
 	v["hooks"] = map[string]any{"PreToolUse": pre}
 }
+
+// askHookTimeout (seconds) is the ask hook's: longer than the confirm
+// line waits for the person (approval.ConfirmFor).
+const askHookTimeout = 300
 
 // OwnWrites are the directories Claude's own Write and Edit calls use
 // outside the workspace: its plan files (plan mode writes the plan with

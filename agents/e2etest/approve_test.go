@@ -22,7 +22,7 @@ import (
 )
 
 // Approvals (#21, docs/validator.md §8): a command an `ask` rule holds
-// back runs only after a person's yes, given in the agent's own prompt
+// back runs only after a person's yes, given on the launcher's confirm line
 // or with `lite-sandbox approve` from another terminal; nothing inside
 // either ring can answer; every answer is in the audit log.
 
@@ -242,109 +242,140 @@ func claudeBypassState(e *env) {
 	e.write("~/.claude/settings.json", `{"skipDangerousModePermissionPrompt": true}`)
 }
 
-// askTUI is an agent whose TUI asks the person itself.
+// askTUI is an agent whose hook asks the person on the launcher's
+// confirm line.
 type askTUI struct {
-	bin string
+	bin, cli string
 	// start returns the launch command line and its environment, for
 	// e with its ask rule and mock command.
 	start func(e *env) (argv, env []string)
-	// ready is on the screen when the TUI takes a prompt, dialog while
-	// its dialog asks, quit its exit command.
-	ready, dialog, quit string
-	// noNeverSent: after a no the agent never sends the command (Claude);
-	// otherwise the model reads that the person said no.
-	noNeverSent bool
+	// ready is on the screen when the TUI takes a prompt, quit its exit
+	// command.
+	ready, quit string
 }
 
-// testAskTUI: under launch, a command of an ask rule shows the agent's
-// own dialog with the rule, its reason and hint; yes (Enter) runs it in
-// the command sandbox (the probe's facts) and the audit record says it
-// was answered in the prompt; no (Esc) leaves it unrun. The baseline is
-// a command no rule holds back: no dialog, it just runs.
+// confirmLine is on the screen while the launcher's confirm line asks.
+const confirmLine = "y: yes, run it once"
+
+// warmUp is the model's first command in the confirm line's tests: once
+// the screen shows it, the prompt was taken, and the test stops
+// pressing Enter, which would answer the line that follows (a no).
+const warmUp = "echo warm-up"
+
+// submitPrompt submits the prompt, pressing Enter until the model's
+// first command (warmUp) shows.
+func (u *tui) submitPrompt() { u.submit("run the command", "the prompt to be taken", u.shows(warmUp)) }
+
+// lastResult is the last tool result the mock received.
+func (e *env) lastResult() string {
+	rs := e.mock.ToolResults()
+	if len(rs) == 0 {
+		e.t.Fatalf("the mock got no tool result")
+	}
+	return rs[len(rs)-1]
+}
+
+// testAskTUI: under launch, a command of an ask rule shows the
+// launcher's confirm line with the rule, its reason and hint and the
+// command; y runs it in the command sandbox (the probe's facts) and the
+// audit record says it was answered on the confirm line; Esc (escape
+// class 64) or another key leaves it unrun, the model reads that the
+// person said no, and the audit record says so. The baseline is a
+// command no rule holds back: no line, it just runs. Root and
+// unprivileged.
 func testAskTUI(t *testing.T, a askTUI) {
 	for _, c := range []struct {
 		name, key string
 		ran       bool
-	}{{"yes", "Enter", true}, {"no", "Escape", false}, {"baseline", "", true}} {
+	}{{"yes", "y", true}, {"no", "Escape", false}, {"other-key", "Enter", false}, {"baseline", "", true}} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, a.bin, "")
-			e.sentinel()
-			e.withAskRule()
+			t.Parallel()
 			file := "asked.txt"
 			if c.key == "" {
 				file = "other.txt"
 			}
-			e.setCommand("touch " + file + "; " + e.probe("ask-"+c.name))
-			argv, env := a.start(e)
-			u := e.startTUI(env, argv...)
-			u.waitScreen(a.ready)
-			if c.key == "" {
-				u.submit("run the command", "the answer", u.shows(finalText))
-				if strings.Contains(u.screen(), a.dialog) {
-					t.Errorf("baseline: a dialog for a command no rule holds back:\n%s", u.screen())
-				}
-			} else {
-				u.submit("run the command", "the agent's dialog", u.shows(a.dialog))
-				scr := u.screen()
-				for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK"} {
-					if !strings.Contains(scr, want) {
-						t.Errorf("the dialog does not show %q:\n%s", want, scr)
-					}
-				}
-				u.keys(c.key)
-				u.waitFor("the dialog to close", func() bool { return !strings.Contains(u.screen(), a.dialog) })
-				if c.ran || !a.noNeverSent {
-					u.waitFor("the answer", u.shows(finalText))
-				}
+			mk := func(t *testing.T) *env {
+				e := newEnv(t, a.bin, "")
+				e.sentinel()
+				e.withAskRule()
+				e.script(mockmodel.Turn{mockmodel.Shell(warmUp)}, mockmodel.Turn{mockmodel.Shell("touch " + file + "; " + e.probe("ask-"+c.name))})
+				return e
 			}
-			_, err := os.Stat(filepath.Join(e.ws, file))
-			if ran := err == nil; ran != c.ran {
-				t.Errorf("%s ran: %v, want %v; the terminal shows:\n%s", file, ran, c.ran, u.screen())
-			}
-			var res string
-			if c.name == "no" && !a.noNeverSent {
-				res = e.result(u.screen(), "")
-			}
-			u.submit(a.quit, "launch to exit", u.exited)
-			u.finish(0)
-			switch c.name {
-			case "yes":
-				e.checkProbe("ask-yes", u.screen(), "")
-				e.askRecord("once", "prompt")
-			case "no":
-				if e.probeFacts("ask-no") != nil {
-					t.Errorf("no: the probe ran")
-				}
-				if !a.noNeverSent && !strings.Contains(res, "the person said no") {
-					t.Errorf("no: the model read %q", res)
-				}
-			}
+			asUsers(t, mk, a.cli, func(t *testing.T, e *env) { askTUICase(t, e, a, c.name, c.key, file, c.ran) })
 		})
 	}
 }
 
-// TestClaudeAskTUI: Claude's own permission dialog, in bypass mode
-// (where Claude asks nothing of its own).
+func askTUICase(t *testing.T, e *env, a askTUI, name, key, file string, ran bool) {
+	argv, env := a.start(e)
+	u := e.startTUI(env, argv...)
+	u.waitScreen(a.ready)
+	u.submitPrompt()
+	if key == "" {
+		u.waitFor("the answer", u.shows(finalText))
+		if strings.Contains(u.screen(), confirmLine) {
+			t.Errorf("baseline: a confirm line for a command no rule holds back:\n%s", u.screen())
+		}
+	} else {
+		u.waitFor("the confirm line", u.shows(confirmLine))
+		scr := u.screen()
+		for _, want := range []string{"test.ask asks a person", "REASON-MARK", "HINT-MARK", "run: touch " + file} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("the confirm line does not show %q:\n%s", want, scr)
+			}
+		}
+		u.keys(key)
+		u.waitFor("the line to close", func() bool { return !strings.Contains(u.screen(), confirmLine) })
+		u.waitFor("the answer", u.shows(finalText))
+	}
+	_, err := os.Stat(filepath.Join(e.ws, file))
+	if got := err == nil; got != ran {
+		t.Errorf("%s ran: %v, want %v; the terminal shows:\n%s", file, got, ran, u.screen())
+	}
+	var res string
+	if !ran {
+		res = e.lastResult()
+	}
+	u.submit(a.quit, "launch to exit", u.exited)
+	u.finish(0)
+	switch {
+	case name == "yes":
+		e.checkProbe("ask-yes", u.screen(), "")
+		e.askRecord("once", "confirm")
+	case !ran:
+		if e.probeFacts("ask-"+name) != nil {
+			t.Errorf("%s: the probe ran", name)
+		}
+		if !strings.Contains(res, "the person said no") {
+			t.Errorf("%s: the model read %q", name, res)
+		}
+		e.askRecord("no", "confirm")
+	}
+}
+
+// TestClaudeAskTUI: Claude in bypass mode (where Claude asks nothing of
+// its own): its PreToolUse hook waits while the launcher asks.
 func TestClaudeAskTUI(t *testing.T) {
 	testAskTUI(t, askTUI{
-		bin: agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197"),
+		bin: agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197"), cli: "claude",
 		start: func(e *env) ([]string, []string) {
 			claudeBypassState(e)
 			return []string{binary, "launch", "--sandbox", "on", "claude", "--", "--dangerously-skip-permissions"}, claudeEnv(e)
 		},
-		ready: "bypass permissions on", dialog: "Do you want to proceed?", quit: "/exit", noNeverSent: true,
+		ready: "bypass permissions on", quit: "/exit",
 	})
 }
 
-// TestPiAskTUI: Pi's own confirm dialog, from our extension.
+// TestPiAskTUI: Pi, whose extension's tool_call handler waits while the
+// launcher asks.
 func TestPiAskTUI(t *testing.T) {
 	testAskTUI(t, askTUI{
-		bin: agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1"),
+		bin: agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1"), cli: "pi",
 		start: func(e *env) ([]string, []string) {
 			env := append(piSetup(e), "TERM=xterm-256color")
 			return []string{binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model"}, env
 		},
-		ready: "! bash", dialog: "needs your yes", quit: "/quit",
+		ready: "! bash", quit: "/quit",
 	})
 }
 
@@ -428,26 +459,27 @@ func TestCodexAskExec(t *testing.T) {
 }
 
 // TestPiAskTwoCalls: two ask commands in one reply of the model (Pi runs
-// them at once) get one dialog each, in turn: yes to the first runs it,
-// no to the second leaves it unrun.
+// them at once) get one confirm line each, in turn: yes to the first
+// runs it, no to the second leaves it unrun.
 func TestPiAskTwoCalls(t *testing.T) {
 	bin := agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1")
 	e := newEnv(t, bin, "")
 	e.withAskRule()
-	e.script(mockmodel.Turn{mockmodel.Shell("touch asked-1.txt"), mockmodel.Shell("touch asked-2.txt")})
+	e.script(mockmodel.Turn{mockmodel.Shell(warmUp)}, mockmodel.Turn{mockmodel.Shell("touch asked-1.txt"), mockmodel.Shell("touch asked-2.txt")})
 	env := append(piSetup(e), "TERM=xterm-256color")
 	u := e.startTUI(env, binary, "launch", "--sandbox", "on", "pi", "--", "--provider", "mock", "--model", "mock-model")
 	u.waitScreen("! bash")
 	dialogFor := func(cmd string) func() bool {
 		return func() bool {
 			s := u.screen()
-			i := strings.LastIndex(s, "needs your yes")
-			return i >= 0 && strings.Contains(s[i:], cmd)
+			i := strings.LastIndex(s, "asks a person")
+			return i >= 0 && strings.Contains(s[i:], "run: "+cmd) && strings.Contains(s[i:], confirmLine)
 		}
 	}
-	u.submit("run the commands", "the first dialog", dialogFor("touch asked-1.txt"))
-	u.keys("Enter")
-	u.waitFor("the second dialog", dialogFor("touch asked-2.txt"))
+	u.submitPrompt()
+	u.waitFor("the first line", dialogFor("touch asked-1.txt"))
+	u.keys("y")
+	u.waitFor("the second line", dialogFor("touch asked-2.txt"))
 	u.keys("Escape")
 	u.waitFor("the answer", u.shows(finalText))
 	u.submit("/quit", "launch to exit", u.exited)

@@ -51,6 +51,12 @@ func (e *env) startTUI(extra []string, argv ...string) *tui {
 	dir := t.TempDir()
 	u := &tui{t: t, sock: filepath.Join(dir, "tmux.sock"), dir: dir}
 	var q []string
+	if e.cred != nil {
+		// The launch as e's unprivileged user; the script's own steps
+		// (stty, the status file) stay the test's.
+		e.chownTree()
+		argv = append([]string{"setpriv", "--reuid", fmt.Sprint(e.cred.Uid), "--regid", fmt.Sprint(e.cred.Gid), "--clear-groups", "--"}, argv...)
+	}
 	for _, a := range argv {
 		q = append(q, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}

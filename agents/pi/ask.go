@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
 )
 
 // askIO is what the extension (lite-sandbox.ts) sends to `lite-sandbox
@@ -14,8 +16,10 @@ import (
 type askIO struct {
 	Command *string `json:"command,omitempty"`
 	Cwd     string  `json:"cwd,omitempty"`
-	Ask     bool    `json:"ask"`
-	Message string  `json:"message,omitempty"`
+	// Answer is "yes" (run it), "no" (block it, Message says why) or
+	// "" (go on: the shim judges it).
+	Answer  string `json:"answer,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
 // AskInput reads the extension's question: the bash call's command and
@@ -31,9 +35,16 @@ func (Agent) AskInput(in []byte) (string, string, error) {
 	return *a.Command, a.Cwd, nil
 }
 
-// AskOutput tells the extension whether to ask the person with Pi's own
-// confirm dialog (ctx.ui.confirm), and with what text.
-func (Agent) AskOutput(ask bool, message string) []byte {
-	b, _ := json.Marshal(askIO{Ask: ask, Message: message})
+// AskOutput tells the extension what the person said on the
+// launcher's confirm line (docs/validator.md §8).
+func (Agent) AskOutput(answer agents.AskAnswer, message string) []byte {
+	a := askIO{Message: message}
+	switch answer {
+	case agents.AskYes:
+		a.Answer = "yes"
+	case agents.AskNo:
+		a.Answer = "no"
+	}
+	b, _ := json.Marshal(a)
 	return b
 }

@@ -17,8 +17,8 @@
 // this explains (grep and find spawn rg and fd themselves, so their
 // search path is judged before they start).
 //
-// In the TUI, a command of an `ask` rule is put to the person first, in
-// Pi's own confirm dialog (askFirst; docs/validator.md §8).
+// In the TUI, a command of an `ask` rule is put to the person first, on
+// the launcher's own confirm line (askFirst; docs/validator.md §8).
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { createBashToolDefinition, createLocalBashOperations } from "@mariozechner/pi-coding-agent";
 import { execFileSync } from "node:child_process";
@@ -33,27 +33,27 @@ function shellQuote(s: string): string {
 	return "'" + s.replace(/'/g, "'\\''") + "'";
 }
 
-// askFirst tells the session's judge, through the shim, that Pi's own
-// prompt is about to run command (docs/validator.md §8): when an ask
-// rule holds it back, the judge answers {ask: true, message} and the
-// person answers in Pi's confirm dialog. It answers nothing itself: the
-// judge lets the command through only for this process and after a key
-// at the launcher's terminal. A failure asks nothing, and the shim then
-// judges the command as any other (refused, or waiting for
-// `lite-sandbox approve`).
-function askFirst(shim: string, exe: string, command: string, cwd: string): { ask: boolean; message: string } {
+// askFirst tells the session's judge, through the shim, that Pi is
+// about to run command (docs/validator.md §8): when an ask rule holds it
+// back, the launcher asks the person on its own confirm line while this
+// waits, and the judge answers {answer: "yes"} (the shim lets this one
+// command through) or {answer: "no", message}. It answers nothing
+// itself. A failure asks nothing, and the shim then judges the command
+// as any other (refused, or waiting for `lite-sandbox approve`).
+function askFirst(shim: string, exe: string, command: string, cwd: string): { answer: string; message: string } {
 	try {
 		const out = execFileSync(shim, ["-c", shellQuote(exe) + " hook ask"], {
 			input: JSON.stringify({ command, cwd }),
 			encoding: "utf8",
-			timeout: 15000,
+			// Longer than the confirm line waits (4 minutes).
+			timeout: 300000,
 			cwd,
 			stdio: ["pipe", "pipe", "pipe"],
 		});
 		const v = JSON.parse(out);
-		return { ask: v.ask === true, message: String(v.message || "") };
+		return { answer: String(v.answer || ""), message: String(v.message || "") };
 	} catch {
-		return { ask: false, message: "" };
+		return { answer: "", message: "" };
 	}
 }
 
@@ -98,15 +98,12 @@ export default function (pi: ExtensionAPI) {
 	pi.on("tool_call", async (event: any, ctx: any) => {
 		// The question is asked here, not in the tool's execute: Pi runs
 		// tool_call handlers one at a time but the calls of one reply at
-		// once, and a second dialog would hide the first for good.
+		// once, and the questions are asked in turn.
 		if (event.toolName === "bash" && ctx && ctx.hasUI) {
 			const command = String((event.input || {}).command || "");
 			const q = askFirst(shim, exe, command, ctx.cwd || process.cwd());
-			if (q.ask) {
-				const yes = await ctx.ui.confirm("lite-sandbox: this command needs your yes", q.message + "\n\n  " + command, { signal: ctx.signal });
-				if (!yes) {
-					return { block: true, reason: "lite-sandbox: the person said no; it was not run. Do not try it another way; ask the user what they want instead. (" + q.message + ")" };
-				}
+			if (q.answer === "no") {
+				return { block: true, reason: q.message };
 			}
 			return undefined;
 		}

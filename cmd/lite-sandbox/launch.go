@@ -26,7 +26,7 @@ type LaunchCmd struct {
 	Domain    []string      `help:"A domain the sandbox may reach (repeatable; implies --network allow): example.com, or *.example.com for the names below it." placeholder:"NAME" name:"allow-domain"`
 	DryRun    bool          `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
 	KeepHome  string        `help:"Copy the session's scratch home ($$HOME in the sandbox) to DIR when the session ends." placeholder:"DIR" type:"path"`
-	AskWait   time.Duration `help:"How long a command that an ask rule holds back waits for a person's answer with lite-sandbox approve (default 0: refused at once, unless the agent's own prompt asks). At most 1h." placeholder:"DURATION" default:"0s" env:"LITE_SANDBOX_ASK_WAIT"`
+	AskWait   time.Duration `help:"How long a command that an ask rule holds back waits for a person's answer with lite-sandbox approve (default 0: refused at once, unless the agent's hook asks on the launcher's confirm line). At most 1h." placeholder:"DURATION" default:"0s" env:"LITE_SANDBOX_ASK_WAIT"`
 	Agent     string        `arg:"" predictor:"agent" help:"exec (any program that honours $$SHELL), or an agent: ${agents}. Under exec, ${exec_line}."`
 	Args      []string      `arg:"" optional:"" passthrough:"partial" help:"The program and its arguments (for exec), or the agent's own arguments."`
 }

@@ -9,10 +9,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/creack/pty"
@@ -60,6 +60,10 @@ type ptyJob struct {
 	restoreTSTP func()
 	lastGroup   int  // the agent's process group, last seen
 	ring        bool // the program is the agent ring
+
+	out     io.Writer   // the agent's output goes here (the terminal)
+	outMu   sync.Mutex  // held by the confirm line: the agent's output waits
+	confirm *confirmReq // the confirm line up, or nil (under mu)
 }
 
 // foreground reports whether the launcher's process group is the
@@ -106,13 +110,12 @@ func (j *ptyJob) leaveRaw() {
 }
 
 // copyInput copies the user's keys to the agent and notes the suspend
-// key going by.
+// key going by; while the confirm line is up they go to it instead.
 func (j *ptyJob) copyInput() {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := j.tty.Read(buf)
-		if n > 0 {
-			lastInput.Store(time.Now().UnixNano())
+		if n > 0 && !j.feedConfirm(buf[:n]) {
 			j.mu.Lock()
 			susp := j.susp
 			j.mu.Unlock()
@@ -309,16 +312,23 @@ func rawTermios(old *unix.Termios) *unix.Termios {
 	return &t
 }
 
-// lastInput is when the person last typed at the terminal a launch owns
-// (Unix nanoseconds; 0: never).
-var lastInput atomic.Int64
-
-// LastInput is when the person last typed at the launcher's terminal:
-// the key that answers the agent's own prompt comes from there, which
-// nothing in either ring can write to (docs/validator.md §8).
-func LastInput() time.Time {
-	if n := lastInput.Load(); n != 0 {
-		return time.Unix(0, n)
+// copyOutput copies the agent's output to the terminal, a read at a
+// time, each written only while no confirm line is up (Confirm holds
+// outMu). It ends with EIO once every copy of the pty's slave is closed.
+func (j *ptyJob) copyOutput() {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := j.ptmx.Read(buf)
+		if n > 0 {
+			j.outMu.Lock()
+			_, werr := j.out.Write(buf[:n])
+			j.outMu.Unlock()
+			if werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
 	}
-	return time.Time{}
 }

@@ -6,10 +6,11 @@
 package term
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
@@ -23,8 +24,14 @@ func ServeLeader(args []string, stderr io.Writer) int {
 	return exit.NotExecutable
 }
 
-// LastInput is never: no launch owns a terminal here.
-func LastInput() time.Time { return time.Time{} }
+// ErrNoTerminal: no launch owns a terminal here.
+var ErrNoTerminal = errors.New("no terminal to ask on")
+
+// Confirm cannot ask: no launch owns a terminal here.
+func Confirm(context.Context, []string) (bool, error) { return false, ErrNoTerminal }
+
+// IsAgent is false: no agent runs in a ring here.
+func IsAgent(int) bool { return false }
 
 // IsTerminal is false: without ptys a launch passes its stdio through.
 func IsTerminal(*os.File) bool { return false }

@@ -73,7 +73,7 @@ func Run(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer
 	}
 	defer ptmx.Close()
 
-	j := &ptyJob{tty: tty, fd: int(tty.Fd()), ptmx: ptmx, leader: cmd, suspKey: make(chan struct{}, 1), ring: ring}
+	j := &ptyJob{tty: tty, fd: int(tty.Fd()), ptmx: ptmx, leader: cmd, suspKey: make(chan struct{}, 1), ring: ring, out: stdout}
 	if err := j.enterRaw(); err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
@@ -86,8 +86,12 @@ func Run(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer
 	out.Add(1)
 	go func() {
 		defer out.Done()
-		io.Copy(stdout, ptmx) // ends with EIO once every copy of the pty's slave is closed
+		j.copyOutput()
 	}()
+	// The confirm line of the session's questions is drawn here
+	// (Confirm, docs/validator.md §8.2).
+	current.Store(j)
+	defer current.CompareAndSwap(j, nil)
 
 	err = j.supervise(ctx, sigc)
 	drained := make(chan struct{})

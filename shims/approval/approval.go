@@ -4,10 +4,11 @@
 // Package approval is how a person answers a command that an `ask` rule
 // holds back (docs/validator.md §8). The [Broker] lives in the
 // launcher, beside the session's judge, outside both rings: the agent's
-// own prompt can pose a question there (the hook `lite-sandbox hook
-// ask`), but only the person answers it, with a key at the terminal the
-// launcher owns, or with `lite-sandbox approve` on a socket that neither
-// ring shows (serve_unix.go). Nothing the model or a sandboxed command
+// own hook can pose a question there (`lite-sandbox hook ask`), but only
+// the person answers it: with y on a confirm line the launcher draws
+// on the terminal it owns, while the agent's output is held, or with
+// `lite-sandbox approve` on a socket that neither ring shows
+// (serve_unix.go). Nothing the model or a sandboxed command
 // reaches can say yes: an approved command still runs in the command
 // sandbox like any other, and approval never widens the sandbox.
 package approval
@@ -78,12 +79,16 @@ type How string
 
 // The ways a question ends.
 const (
-	ByPrompt  How = "prompt"  // the agent's own prompt, answered with a key at the terminal
+	ByConfirm How = "confirm" // the launcher's confirm line, answered with y or a no at the terminal
 	ByApprove How = "approve" // lite-sandbox approve
 	ByGrant   How = "grant"   // an earlier "yes for this session"
 	Timeout   How = "timeout" // nobody answered in time
 	NoOne     How = "none"    // nobody could be asked (no prompt, no wait)
+	NotAgent  How = "refused" // posed by a process that is not the agent: not asked
 )
+
+// ConfirmedBy is who answers on the confirm line.
+const ConfirmedBy = "the person at the terminal, on lite-sandbox's confirm line"
 
 // Answer is how one question ended.
 type Answer struct {
@@ -98,25 +103,24 @@ type Answer struct {
 func (a Answer) Yes() bool { return a.Reply == Once || a.Reply == ForSession }
 
 // Broker holds a session's questions, its "yes for this session" grants
-// and the questions the agent's prompt posed. It is safe for concurrent
+// and the yeses given on the confirm line. It is safe for concurrent
 // use.
 type Broker struct {
 	session string
 	// wait bounds how long a command waits for `lite-sandbox approve`;
 	// 0 refuses at once.
 	wait time.Duration
-	// prompt is set when the agent's own prompt can ask (the agent runs
-	// on the launcher's pty and its adapter poses questions).
-	prompt bool
-	// lastInput is when the person last typed at the terminal the
-	// launcher owns (zero when never).
-	lastInput func() time.Time
-	now       func() time.Time
+	// prompt is set when the agent's hook can ask (the agent runs on
+	// the launcher's pty, in the ring, and its adapter asks).
+	prompt  bool
+	confirm func(ctx context.Context, lines []string) (bool, error)
+	isAgent func(pid int) bool
+	now     func() time.Time
 
 	mu      sync.Mutex
 	pending map[string]*pending
 	grants  map[string]bool
-	posed   map[string][]posed // a command the agent asks about twice is posed twice
+	yeses   map[string][]yes // a command the agent asks about twice is asked twice
 }
 
 type pending struct {
@@ -124,35 +128,39 @@ type pending struct {
 	done chan Answer // buffered 1
 }
 
-// posed is a question the agent's prompt showed, for the agent process
-// pid, at a time.
-type posed struct {
+// yes is a person's yes on the confirm line, for the agent process
+// pid, at a time; its command has not come yet.
+type yes struct {
 	pid int
 	at  time.Time
 }
 
-// posedFor bounds how long a question posed in the agent's prompt
-// stays answerable: long enough for a person to read it.
-const posedFor = 30 * time.Minute
+// yesFor bounds how long a yes waits for its command: the agent runs
+// it right after its hook's answer.
+const yesFor = 2 * time.Minute
+
+// ConfirmFor bounds how long the confirm line waits for the person;
+// the agents' hooks wait a little longer (agents/claude, agents/pi).
+const ConfirmFor = 4 * time.Minute
 
 // Options configure a [Broker].
 type Options struct {
 	Session string
 	Wait    time.Duration
-	// Prompt says that the agent's own prompt asks; LastInput tells
-	// when the person last typed at the launcher's terminal.
-	Prompt    bool
-	LastInput func() time.Time
+	// Prompt says that the agent's hook asks. Confirm draws the
+	// question on the launcher's terminal and reads the person's y or
+	// no (term.Confirm); IsAgent tells the agent process from the other
+	// processes of the ring (term.IsAgent). Without both nothing asks.
+	Prompt  bool
+	Confirm func(ctx context.Context, lines []string) (bool, error)
+	IsAgent func(pid int) bool
 }
 
 // New returns a session's broker.
 func New(o Options) *Broker {
-	last := o.LastInput
-	if last == nil {
-		last = func() time.Time { return time.Time{} }
-	}
-	return &Broker{session: o.Session, wait: o.Wait, prompt: o.Prompt && o.LastInput != nil, lastInput: last, now: time.Now,
-		pending: map[string]*pending{}, grants: map[string]bool{}, posed: map[string][]posed{}}
+	return &Broker{session: o.Session, wait: o.Wait, prompt: o.Prompt && o.Confirm != nil && o.IsAgent != nil,
+		confirm: o.Confirm, isAgent: o.IsAgent, now: time.Now,
+		pending: map[string]*pending{}, grants: map[string]bool{}, yeses: map[string][]yes{}}
 }
 
 // SetSession names the session the questions are of (known once its
@@ -166,40 +174,70 @@ func (b *Broker) SetSession(id string) {
 // Wait is how long a command waits for `lite-sandbox approve`.
 func (b *Broker) Wait() time.Duration { return b.wait }
 
-// Prompting reports whether the agent's own prompt asks.
+// Prompting reports whether the agent's hook asks on the confirm line.
 func (b *Broker) Prompting() bool { return b.prompt }
 
 func grantKey(q Question) string { return q.Rule + "\x00" + q.Shape }
 func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
 
-// Pose records that the agent's own prompt is about to ask about q, for
-// the agent process pid (the parent of the hook's shim), and reports
-// whether it should: not when a grant answers q anyway, nor when the
-// session has no prompt. Posing answers nothing: the command that
-// follows is let through only for the same process, and only after a
-// key at the terminal (see [Broker.Decide]).
-func (b *Broker) Pose(q Question, pid int) bool {
+// Ask is the agent's hook before a tool call runs q's command: unless
+// a grant answers it anyway, the person is asked on the launcher's
+// confirm line. Only the agent process itself asks (pid, the parent of
+// the hook's shim, must be the ring's agent): another process of the
+// ring gets [NotAgent] and nobody sees its question. A yes is kept for
+// the command that follows, from the same process with the same text
+// (see [Broker.Decide]); a no, or no answer within [ConfirmFor] (or
+// ctx's end), voids every yes kept for that text.
+func (b *Broker) Ask(ctx context.Context, q Question, pid int) Answer {
+	b.mu.Lock()
+	granted, prompt := b.grants[grantKey(q)], b.prompt
+	b.mu.Unlock()
+	switch {
+	case granted:
+		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: b.now()}
+	case !prompt:
+		return Answer{How: NoOne, At: b.now()}
+	case !b.isAgent(pid):
+		return Answer{How: NotAgent, By: fmt.Sprintf("pid %d, not the agent", pid), At: b.now()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, ConfirmFor)
+	defer cancel()
+	said, err := b.confirm(ctx, confirmLines(q))
+	now, key := b.now(), posedKey(q)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.grants[grantKey(q)] || !b.prompt {
-		return false
-	}
-	key, now := posedKey(q), b.now()
-	var keep []posed
-	for _, p := range b.posed[key] {
-		if now.Sub(p.at) < posedFor {
-			keep = append(keep, p)
+	if err != nil || !said {
+		delete(b.yeses, key)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+			return Answer{How: Timeout, At: now}
+		case err != nil:
+			return Answer{How: NoOne, At: now} // no terminal to ask on (the agent suspended)
 		}
+		return Answer{Reply: No, How: ByConfirm, By: ConfirmedBy, At: now}
 	}
-	b.posed[key] = append(keep, posed{pid: pid, at: now})
-	return true
+	b.yeses[key] = append(b.yeses[key], yes{pid: pid, at: now})
+	return Answer{Reply: Once, How: ByConfirm, By: ConfirmedBy, At: now}
+}
+
+// confirmLines is q as the confirm line shows it: the rule and its
+// reason, the command's whole text and where it runs, the keys.
+func confirmLines(q Question) []string {
+	lines := []string{"lite-sandbox: " + q.Rule + " asks a person: " + q.Reason}
+	if q.Hint != "" {
+		lines = append(lines, "  "+q.Hint)
+	}
+	lines = append(lines, "  run: "+q.Command)
+	if q.Cwd != "" {
+		lines = append(lines, "  in:  "+q.Cwd)
+	}
+	return append(lines, "  y: yes, run it once    any other key: no")
 }
 
 // Decide answers q, asked for a command of the agent process pid: a
-// grant of this session, else the agent's prompt (posed for the same
-// command and process, then a key typed at the launcher's terminal),
-// else a person with `lite-sandbox approve`, for at most the session's
-// wait. notify gets one line saying how to answer while it waits. ctx
+// grant of this session, else a yes on the confirm line kept for the
+// same command text and process ([Broker.Ask]; used once), else a
+// person with `lite-sandbox approve`, for at most the session's wait. notify gets one line saying how to answer while it waits. ctx
 // ending (the command's shim killed) ends the wait with no answer.
 func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writer) Answer {
 	now := b.now()
@@ -208,15 +246,15 @@ func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writ
 		b.mu.Unlock()
 		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: now}
 	}
-	key, typed := posedKey(q), b.lastInput()
-	for i, p := range b.posed[key] {
-		if p.pid == pid && now.Sub(p.at) < posedFor && typed.After(p.at) {
-			b.posed[key] = append(b.posed[key][:i:i], b.posed[key][i+1:]...)
-			if len(b.posed[key]) == 0 {
-				delete(b.posed, key)
+	key := posedKey(q)
+	for i, y := range b.yeses[key] {
+		if y.pid == pid && pid > 0 && now.Sub(y.at) < yesFor {
+			b.yeses[key] = append(b.yeses[key][:i:i], b.yeses[key][i+1:]...)
+			if len(b.yeses[key]) == 0 {
+				delete(b.yeses, key)
 			}
 			b.mu.Unlock()
-			return Answer{Reply: Once, How: ByPrompt, By: "the person at the terminal, in the agent's prompt", At: typed}
+			return Answer{Reply: Once, How: ByConfirm, By: ConfirmedBy, At: y.at}
 		}
 	}
 	if b.wait <= 0 {

@@ -5,80 +5,125 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 )
 
-// clock is a settable time for the broker and the terminal's last key.
-type clock struct{ now, key time.Time }
+// clock is a settable time for the broker; term is the confirm line
+// of these tests: it answers with say (or, when err is set, fails) and
+// notes what it showed.
+type clock struct{ now time.Time }
 
-func newBroker(c *clock, wait time.Duration, prompt bool) *Broker {
-	b := New(Options{Session: "s-test", Wait: wait, Prompt: prompt, LastInput: func() time.Time { return c.key }})
+type term struct {
+	say   bool
+	err   error
+	shown [][]string
+}
+
+func (f *term) confirm(ctx context.Context, lines []string) (bool, error) {
+	f.shown = append(f.shown, lines)
+	return f.say, f.err
+}
+
+// agentPid is the agent process of these tests.
+const agentPid = 7
+
+func newBroker(c *clock, wait time.Duration, prompt bool, f *term) *Broker {
+	b := New(Options{Session: "s-test", Wait: wait, Prompt: prompt, Confirm: f.confirm, IsAgent: func(pid int) bool { return pid == agentPid }})
 	b.now = func() time.Time { return c.now }
 	return b
 }
 
-var q = Question{Rule: "pkg.publish", Reason: "r", Command: "npm publish", Shape: "npm publish"}
+var q = Question{Rule: "pkg.publish", Reason: "r", Command: "npm publish", Shape: "npm publish", Cwd: "/w"}
 
-// TestPrompt: a question posed in the agent's prompt lets the same
-// command of the same process through once, and only after a key at
-// the terminal; without the key, from another process, or for another
-// command, it is refused (no wait).
-func TestPrompt(t *testing.T) {
+// TestAsk: the agent's question is put on the confirm line, and a yes
+// there lets the same command of the same process through once; a no,
+// no answer, a question from another process of the ring (escape class
+// 63: never shown) or for another command lets nothing through.
+func TestAsk(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
-		name    string
-		pid     int
-		cmd     string
-		key     time.Duration // after the question; < 0: before it
-		prompt  bool
-		want    How
-		wantYes bool
+		name     string
+		askPid   int
+		say      bool
+		err      error
+		runPid   int
+		cmd      string
+		prompt   bool
+		wantAsk  How
+		wantRun  How
+		wantShow bool
 	}{
-		{"key after the question", 7, "npm publish", time.Second, true, ByPrompt, true},
-		{"no key since", 7, "npm publish", -time.Second, true, NoOne, false},
-		{"another process", 8, "npm publish", time.Second, true, NoOne, false},
-		{"another command", 7, "npm publish --tag x", time.Second, true, NoOne, false},
-		{"session without a prompt", 7, "npm publish", time.Second, false, NoOne, false},
+		{"yes", agentPid, true, nil, agentPid, "npm publish", true, ByConfirm, ByConfirm, true},
+		{"no", agentPid, false, nil, agentPid, "npm publish", true, ByConfirm, NoOne, true},
+		{"timeout", agentPid, true, context.DeadlineExceeded, agentPid, "npm publish", true, Timeout, NoOne, true},
+		{"no terminal", agentPid, true, errors.New("no terminal to ask on"), agentPid, "npm publish", true, NoOne, NoOne, true},
+		{"asked by another process", 8, true, nil, 8, "npm publish", true, NotAgent, NoOne, false},
+		{"yes, run by another process", agentPid, true, nil, 8, "npm publish", true, ByConfirm, NoOne, true},
+		{"yes, another command run", agentPid, true, nil, agentPid, "npm publish --tag x", true, ByConfirm, NoOne, true},
+		{"session without a prompt", agentPid, true, nil, agentPid, "npm publish", false, NoOne, NoOne, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ck := &clock{now: t0, key: t0.Add(-time.Hour)}
-			b := newBroker(ck, 0, c.prompt)
-			if got := b.Pose(q, 7); got != c.prompt {
-				t.Fatalf("Pose = %v, want %v", got, c.prompt)
+			ck, f := &clock{now: t0}, &term{say: c.say, err: c.err}
+			b := newBroker(ck, 0, c.prompt, f)
+			a := b.Ask(context.Background(), q, c.askPid)
+			if a.How != c.wantAsk || a.Yes() != (c.wantAsk == ByConfirm && c.say) {
+				t.Fatalf("Ask = %+v, want %s", a, c.wantAsk)
 			}
-			ck.key, ck.now = t0.Add(c.key), t0.Add(2*time.Second)
+			if shown := len(f.shown) == 1; shown != c.wantShow {
+				t.Fatalf("the confirm line shown: %v, want %v", shown, c.wantShow)
+			}
+			if c.wantShow && !strings.Contains(strings.Join(f.shown[0], "\n"), "run: npm publish") {
+				t.Errorf("the confirm line does not show the command: %q", f.shown[0])
+			}
+			ck.now = t0.Add(2 * time.Second)
 			run := q
 			run.Command = c.cmd
-			a := b.Decide(context.Background(), run, c.pid, nil)
-			if a.How != c.want || a.Yes() != c.wantYes {
-				t.Fatalf("Decide = %+v, want %s yes=%v", a, c.want, c.wantYes)
+			a = b.Decide(context.Background(), run, c.runPid, nil)
+			if a.How != c.wantRun || a.Yes() != (c.wantRun == ByConfirm) {
+				t.Fatalf("Decide = %+v, want %s", a, c.wantRun)
 			}
-			if c.wantYes {
-				// Once a pose: the same command again is a new question.
-				if a := b.Decide(context.Background(), run, c.pid, nil); a.Yes() {
-					t.Errorf("a posed question answered twice: %+v", a)
+			if a.Yes() {
+				if a.By != ConfirmedBy {
+					t.Errorf("answered by %q", a.By)
+				}
+				// Once a yes: the same command again is a new question.
+				if a := b.Decide(context.Background(), run, c.runPid, nil); a.Yes() {
+					t.Errorf("a yes used twice: %+v", a)
 				}
 			}
 		})
 	}
 }
 
-// TestPosedTwice: a command the agent asks about twice (two calls of
-// one reply) runs twice after the person's keys, and not a third time.
-func TestPosedTwice(t *testing.T) {
+// TestAskTwice: a command the agent asks about twice (two calls of one
+// reply) runs twice after two yeses, not a third time; a no for the
+// same text voids the yeses kept for it (escape class 64), and a yes
+// kept too long is void.
+func TestAskTwice(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	ck := &clock{now: t0}
-	b := newBroker(ck, 0, true)
-	b.Pose(q, 7)
-	ck.now = t0.Add(time.Second)
-	b.Pose(q, 7)
-	ck.key, ck.now = t0.Add(2*time.Second), t0.Add(3*time.Second)
+	ck, f := &clock{now: t0}, &term{say: true}
+	b := newBroker(ck, 0, true, f)
+	b.Ask(context.Background(), q, agentPid)
+	b.Ask(context.Background(), q, agentPid)
 	for i, want := range []bool{true, true, false} {
-		if a := b.Decide(context.Background(), q, 7, nil); a.Yes() != want {
+		if a := b.Decide(context.Background(), q, agentPid, nil); a.Yes() != want {
 			t.Errorf("run %d: %+v, want yes=%v", i+1, a, want)
 		}
+	}
+	b.Ask(context.Background(), q, agentPid)
+	f.say = false
+	b.Ask(context.Background(), q, agentPid)
+	if a := b.Decide(context.Background(), q, agentPid, nil); a.Yes() {
+		t.Errorf("a yes, then a no for the same text: it ran: %+v", a)
+	}
+	f.say = true
+	b.Ask(context.Background(), q, agentPid)
+	ck.now = t0.Add(yesFor + time.Second)
+	if a := b.Decide(context.Background(), q, agentPid, nil); a.Yes() {
+		t.Errorf("a yes kept past yesFor was used: %+v", a)
 	}
 }
 
@@ -87,7 +132,7 @@ func TestPosedTwice(t *testing.T) {
 // no answer within the wait, or the command's end, refuses.
 func TestApprove(t *testing.T) {
 	ck := &clock{now: time.Now()}
-	b := newBroker(ck, time.Minute, false)
+	b := newBroker(ck, time.Minute, false, &term{})
 	answer := func(r Reply) {
 		for {
 			if p := b.Pending(); len(p) == 1 {
@@ -117,8 +162,8 @@ func TestApprove(t *testing.T) {
 	if a := b.Decide(context.Background(), q, 2, nil); a.How != ByGrant || !a.Yes() {
 		t.Errorf("the same shape after a session grant: %+v", a)
 	}
-	if b.Pose(q, 2) {
-		t.Errorf("a granted question is posed in the prompt")
+	if a := b.Ask(context.Background(), q, agentPid); a.How != ByGrant {
+		t.Errorf("a granted question is asked again: %+v", a)
 	}
 	other := q
 	other.Shape, other.Command = "npm publish --tag beta", "npm publish --tag beta"
@@ -135,7 +180,7 @@ func TestApprove(t *testing.T) {
 	if err := b.Answer("nope", Once, "x"); err == nil {
 		t.Errorf("an unknown question was answered")
 	}
-	short := newBroker(ck, time.Millisecond, false)
+	short := newBroker(ck, time.Millisecond, false, &term{})
 	if a := short.Decide(context.Background(), q, 1, nil); a.How != Timeout {
 		t.Errorf("timeout: %+v", a)
 	}
