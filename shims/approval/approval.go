@@ -50,6 +50,32 @@ type Question struct {
 	Shape   string    `json:"shape"`
 	Cwd     string    `json:"cwd,omitempty"`
 	Asked   time.Time `json:"asked"`
+	// Findings are every ask rule's match on the line (Rule and Shape
+	// then name them all): the person is asked about each, and "yes
+	// for this session" grants each rule and shape alone. Empty: the
+	// one of Rule and Shape.
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// Finding is one rule and the shape of the simple command it matched.
+type Finding struct {
+	Rule   string `json:"rule"`
+	Shape  string `json:"shape"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// grantKeys are the grants that together answer q: one per finding, so
+// that a yes for one shape never covers another on the same line
+// (issue #26, finding 4).
+func grantKeys(q Question) []string {
+	if len(q.Findings) == 0 {
+		return []string{q.Rule + "\x00" + q.Shape}
+	}
+	keys := make([]string, len(q.Findings))
+	for i, f := range q.Findings {
+		keys[i] = f.Rule + "\x00" + f.Shape
+	}
+	return keys
 }
 
 // Reply is a person's answer.
@@ -167,7 +193,17 @@ func (b *Broker) Wait() time.Duration { return b.wait }
 // Prompting reports whether the agent's own prompt asks.
 func (b *Broker) Prompting() bool { return b.prompt }
 
-func grantKey(q Question) string { return q.Rule + "\x00" + q.Shape }
+// granted reports whether earlier grants cover every finding of q;
+// b.mu is held.
+func (b *Broker) granted(q Question) bool {
+	for _, k := range grantKeys(q) {
+		if !b.grants[k] {
+			return false
+		}
+	}
+	return true
+}
+
 func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
 
 // Pose records that the agent's own prompt is about to ask about q, for
@@ -179,7 +215,7 @@ func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
 func (b *Broker) Pose(q Question, pid int) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.grants[grantKey(q)] || !b.prompt {
+	if b.granted(q) || !b.prompt {
 		return false
 	}
 	key, now := posedKey(q), b.now()
@@ -202,7 +238,7 @@ func (b *Broker) Pose(q Question, pid int) bool {
 func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writer) Answer {
 	now := b.now()
 	b.mu.Lock()
-	if b.grants[grantKey(q)] {
+	if b.granted(q) {
 		b.mu.Unlock()
 		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: now}
 	}
@@ -276,7 +312,9 @@ func (b *Broker) Answer(id string, r Reply, who string) error {
 		return fmt.Errorf("question %s: %w", id, ErrUnknown)
 	}
 	if r == ForSession {
-		b.grants[grantKey(p.q)] = true
+		for _, k := range grantKeys(p.q) {
+			b.grants[k] = true
+		}
 	}
 	delete(b.pending, id)
 	p.done <- Answer{Reply: r, How: ByApprove, By: who, At: b.now()}

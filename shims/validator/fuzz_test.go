@@ -4,6 +4,7 @@
 package validator
 
 import (
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +46,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cmd string) {
 		r := v.Check(cmd)
 		checkResult(t, cmd, r)
-		if r2 := v.Check(cmd); r2 != r {
+		if r2 := v.Check(cmd); !reflect.DeepEqual(r2, r) {
 			t.Fatalf("%q: not deterministic: %+v then %+v", cmd, r, r2)
 		}
 	})
@@ -135,7 +136,7 @@ func TestConcurrent(t *testing.T) {
 				if c.cwd != "" {
 					continue
 				}
-				if r := v.Check(c.cmd); r != want[i] {
+				if r := v.Check(c.cmd); !reflect.DeepEqual(r, want[i]) {
 					t.Errorf("%q: got %+v, want %+v", c.cmd, r, want[i])
 				}
 			}

@@ -44,6 +44,18 @@ type Result struct {
 	Hint      string
 	Line, Col int    // 1-based position in the checked string of the offending node; 0 if none
 	Command   string // canonical text (mvdan syntax.Printer, single line) of the offending simple command or construct
+	// Asks lists every ask rule's finding on the line when Decision is
+	// policy.Ask, the deciding one first: a person is asked about all
+	// of them, and a "yes for this session" grants each one alone
+	// (docs/validator.md §8). Nil otherwise.
+	Asks []Finding
+}
+
+// Finding is one rule's match on one simple command.
+type Finding struct {
+	RuleID, Reason, Hint string
+	Line, Col            int
+	Command              string // canonical text of the simple command (the shape a grant names)
 }
 
 // Allowed reports whether the command may run without asking.
