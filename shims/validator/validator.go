@@ -27,6 +27,10 @@ type Env struct {
 	// (mode off, or auto without a backend): a refusal then must not say
 	// that the sandbox hides anything.
 	Unsandboxed bool
+	// Scripts reads the script files a command names in the workspace
+	// (bash x.sh, ./y, source f) so that the rules reach their commands
+	// (scriptfile.go); nil: they are not read.
+	Scripts ScriptReader
 }
 
 // ruleExampleEnv returns the environment in which [New] checks the match

@@ -28,6 +28,10 @@ type checker struct {
 	lenient  bool       // set by CheckScript: see scriptLenient
 	asks     []Finding  // every ask finding, in the order found (see Result.Asks)
 	askSeen  map[string]bool
+	note     string // said before a rule's reason (find runs this ...)
+	// script files read for this line (scriptfile.go): how many, how
+	// deep now, how many bytes.
+	scriptFiles, scriptNest, scriptBytes int
 }
 
 // maxExtraSteps bounds the statements walked a second time for loop bodies
