@@ -62,7 +62,8 @@ func (s *Shim) question(r validator.Result, command, cwd string) approval.Questi
 			reasons = append(reasons, f.RuleID+": "+f.Reason)
 		}
 	}
-	q.Rule, q.Shape = strings.Join(rules, ", "), strings.Join(shapes, "; ")
+	// One word for the rules: `approve` lists them in a column.
+	q.Rule, q.Shape = strings.Join(rules, ","), strings.Join(shapes, "; ")
 	q.Reason = strings.Join(reasons, " ")
 	return q
 }

@@ -149,7 +149,7 @@ func TestGrantEveryFinding(t *testing.T) {
 	t.Parallel()
 	ck := &clock{now: time.Now()}
 	b := newBroker(ck, time.Minute, false)
-	both := Question{Rule: "pkg.publish, infra.apply", Command: "npm publish && terraform destroy -auto-approve",
+	both := Question{Rule: "pkg.publish,infra.apply", Command: "npm publish && terraform destroy -auto-approve",
 		Shape: "npm publish; terraform destroy -auto-approve", Findings: []Finding{
 			{Rule: "pkg.publish", Shape: "npm publish"}, {Rule: "infra.apply", Shape: "terraform destroy -auto-approve"}}}
 	sameRule := Question{Rule: "pkg.publish", Command: "npm publish; npm publish --tag evil",
