@@ -62,30 +62,10 @@ func TestApproveEveryFinding(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		answer := func(rule, reply string, shows ...string) {
-			t.Helper()
-			id := e.pendingID(rule)
-			o, err := e.approve("show", id)
-			for _, want := range shows {
-				if !strings.Contains(o, want) {
-					t.Errorf("approve show %s: %v; want %q in:\n%s", id, err, want, o)
-				}
-			}
-			args := []string{"no", id}
-			if reply != "no" {
-				args = []string{"yes", id}
-				if reply == "session" {
-					args = []string{"yes", "--session", id}
-				}
-			}
-			if o, err := e.approve(args...); err != nil {
-				t.Fatalf("approve %v: %v\n%s", args, err, o)
-			}
-		}
-		answer("pkg.publish", "no", "In the script x.sh", "npm publish")
-		answer("pkg.publish", "session", "npm publish")
-		answer("pkg.publish,infra.apply", "once", "npm publish; terraform destroy -auto-approve", "infra.apply", "pkg.publish")
-		answer("pkg.publish", "no", "npm publish; npm publish --tag evil")
+		e.answerQuestion("pkg.publish", "no", "In the script x.sh", "npm publish")
+		e.answerQuestion("pkg.publish", "session", "npm publish")
+		e.answerQuestion("pkg.publish,infra.apply", "once", "npm publish; terraform destroy -auto-approve", "infra.apply", "pkg.publish")
+		e.answerQuestion("pkg.publish", "no", "npm publish; npm publish --tag evil")
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("launch exec: %v\n%s", err, out.String())
 		}
@@ -116,4 +96,22 @@ func TestApproveEveryFinding(t *testing.T) {
 			t.Errorf("%d commands ran on the session grant, want 1 (the last npm publish)", grants)
 		}
 	})
+}
+
+// answerQuestion waits for the question of rule, checks that `approve
+// show` shows each of shows, and answers it: no, once or session.
+func (e *env) answerQuestion(rule, reply string, shows ...string) {
+	t := e.t
+	t.Helper()
+	id := e.pendingID(rule)
+	o, err := e.approve("show", id)
+	for _, want := range shows {
+		if !strings.Contains(o, want) {
+			t.Errorf("approve show %s: %v; want %q in:\n%s", id, err, want, o)
+		}
+	}
+	args := map[string][]string{"no": {"no", id}, "once": {"yes", id}, "session": {"yes", "--session", id}}[reply]
+	if o, err := e.approve(args...); err != nil {
+		t.Fatalf("approve %v: %v\n%s", args, err, o)
+	}
 }

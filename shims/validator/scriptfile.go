@@ -81,6 +81,11 @@ func (c *checker) namedScript(a arg, node syntax.Node, sc *scope, needShell bool
 	if _, denied := c.v.deniedPath(a, sc); denied {
 		return // never read what the sandbox hides (its text would reach a reason)
 	}
+	if c.writtenBefore(p) {
+		c.deny(idDynScript, "This command line may write "+a.val+" before it runs it, and the validator reads the script as it is before the line runs.",
+			"Write the script in one command, then run it in the next.", a.pos(nodePos(node)), node)
+		return
+	}
 	text, ok := read(p)
 	if !ok || c.scriptBytes+len(text) > maxScriptBytes || (needShell && !shellScript(text)) {
 		return

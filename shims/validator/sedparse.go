@@ -110,6 +110,16 @@ func (s *sedScanner) delimited(delim byte) bool {
 	return false
 }
 
+// parts moves past n parts that each end with delim (y/A/B/, s/RE/R/).
+func (s *sedScanner) parts(delim byte, n int) bool {
+	for range n {
+		if !s.delimited(delim) {
+			return false
+		}
+	}
+	return true
+}
+
 // address skips an optional address or address range.
 func (s *sedScanner) address() bool {
 	if !s.one() {
@@ -186,7 +196,7 @@ func (s *sedScanner) command(cmd byte) ([]sedRun, bool) {
 		}
 		delim := s.peek()
 		s.i++
-		return nil, s.delimited(delim) && s.delimited(delim)
+		return nil, s.parts(delim, 2)
 	default:
 		return nil, false
 	}
@@ -220,7 +230,7 @@ func (s *sedScanner) subst() ([]sedRun, bool) {
 	}
 	delim := s.peek()
 	s.i++
-	if !s.delimited(delim) || !s.delimited(delim) {
+	if !s.parts(delim, 2) {
 		return nil, false
 	}
 	var runs []sedRun

@@ -32,6 +32,8 @@ type checker struct {
 	// script files read for this line (scriptfile.go): how many, how
 	// deep now, how many bytes.
 	scriptFiles, scriptNest, scriptBytes int
+	wrote                                map[string]bool // paths the line may write, before a script it runs (scriptwrite.go)
+	wroteUnknown                         bool            // a write to a path the validator cannot tell
 }
 
 // maxExtraSteps bounds the statements walked a second time for loop bodies
@@ -335,6 +337,7 @@ func (c *checker) redirect(r *syntax.Redirect, sc *scope, s *syntax.Stmt) {
 		return // a here-string is data
 	}
 	c.traceWrite(r, sc)
+	c.noteRedirectWrite(r, sc)
 	for _, a := range c.decode(r.Word, sc) {
 		c.checkDenied(a, sc, s)
 	}
