@@ -33,6 +33,9 @@ var nastySeeds = []string{
 	strings.Repeat("(", 100) + strings.Repeat(")", 100),
 	strings.Repeat("bash -c '", 3) + "git push -f" + strings.Repeat("'", 3),
 	strings.Repeat("eval ", 20) + "git push -f",
+	// issue #26: find -delete, sed e, a shell reading <(...), named scripts.
+	"find -delete", "find -D", "find -L -O3 \"$x\" -delete", "find . -exec rm {} +", "sed", "sed -e", "sed -i", "sed -f",
+	"sed '1e'", "sed 's/x/y/e'", "sed \"s/$a/e\"", "bash <(x)", "source <(x)", ". <(x)", "bash < <(x)", "./x", "source",
 }
 
 func FuzzCheck(f *testing.F) {
