@@ -204,7 +204,10 @@ func (b *Broker) granted(q Question) bool {
 	return true
 }
 
-func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
+// posedKey names a posed question by its rules, the command and the
+// shapes the person was shown: a script that changed between the
+// question and the command (bash x.sh) is another question.
+func posedKey(q Question) string { return q.Rule + "\x00" + q.Command + "\x00" + q.Shape }
 
 // Pose records that the agent's own prompt is about to ask about q, for
 // the agent process pid (the parent of the hook's shim), and reports

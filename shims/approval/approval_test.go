@@ -195,3 +195,26 @@ func TestGrantEveryFinding(t *testing.T) {
 		t.Errorf("a shape the person saw in the line, alone: %+v", a)
 	}
 }
+
+// TestPosedShape: a question posed in the agent's prompt for `bash
+// x.sh` showing one shape does not answer the same command when the
+// script now holds another shape (issue #26, finding 5).
+func TestPosedShape(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	posedQ := Question{Rule: "pkg.publish", Command: "bash x.sh", Shape: "npm publish"}
+	for _, c := range []struct {
+		shape string
+		yes   bool
+	}{{"npm publish", true}, {"npm publish --tag evil", false}} {
+		ck := &clock{now: t0}
+		b := newBroker(ck, 0, true)
+		b.Pose(posedQ, 7)
+		ck.key, ck.now = t0.Add(time.Second), t0.Add(2*time.Second)
+		run := posedQ
+		run.Shape = c.shape
+		if a := b.Decide(context.Background(), run, 7, nil); a.Yes() != c.yes {
+			t.Errorf("shape %q: %+v, want yes=%v", c.shape, a, c.yes)
+		}
+	}
+}
