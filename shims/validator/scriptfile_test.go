@@ -27,6 +27,7 @@ var namedScriptFiles = map[string]string{
 	"/work/ws/d3.sh":     "bash d4.sh\n",
 	"/work/ws/d4.sh":     "npm publish\n",
 	"/work/ws/two.sh":    "npm publish\nterraform apply\n",
+	"/work/ws/dynw.sh":   "echo hi > \"$LOG\"\ncp a x.sh\n",
 	"/work/ws/rm-var.sh": "rm -rf \"$TD\"\n",
 	"/work/ws/.ssh/k.sh": "npm publish\n",
 }
@@ -135,6 +136,9 @@ func TestScriptWrittenOnTheLine(t *testing.T) {
 		{"sed -n 1p ok.sh; bash ok.sh", "allow"},
 		{"bash ok.sh > ok.log", "allow"},
 		{"echo 'npm publish' > ok.sh", "allow"},
+		// A script's own writes do not count (they are everywhere in
+		// build scripts): the next script is read.
+		{"bash dynw.sh; bash x.sh", "ask pkg.publish"},
 	} {
 		r := v.Check(c.cmd)
 		got := r.Decision
