@@ -22,6 +22,11 @@ import (
 func (c *checker) find(args []arg, node syntax.Node, sc *scope) {
 	starts, expr := findStarts(args)
 	narrowed := findNarrowed(expr)
+	for _, a := range starts {
+		// "$d" may hold "!" or "-not", which find reads as an operator
+		// (find ! -name x -delete): nothing is narrowed then.
+		narrowed = narrowed && (!a.dyn || a.prefix != "")
+	}
 	operands := starts
 	if narrowed {
 		operands = []arg{{val: "{}"}}
@@ -59,7 +64,7 @@ func (c *checker) find(args []arg, node syntax.Node, sc *scope) {
 // find runs it.
 func (c *checker) findRun(argv []arg, node syntax.Node, sc *scope) {
 	note := c.note
-	c.note = "find runs this for what it finds below its start paths ({} and -delete stand for them):"
+	c.note = "find runs this on what it finds: its start paths and everything below them ({} and -delete stand for them)."
 	defer func() { c.note = note }()
 	c.inner(argv, node, sc, stdin{})
 }
@@ -122,26 +127,46 @@ var findNameTests = map[string]bool{
 }
 
 // findNarrowed reports whether the expression surely finds only some of
-// the files below the start paths: a name or path test with a literal
-// pattern that is more than stars (or -empty), and no operator that
-// could turn it around (-o, -or, !, -not, ",").
+// the files below the start paths: every -o alternative has a name or
+// path test with a literal pattern that is more than stars (or -empty)
+// that no ! or -not turns around, and every action comes after such a
+// test of its alternative (`\( -name a -o -name b \) -delete`, `-path
+// ./keep -prune -o -name '*.o' -delete`; not `-exec rm {} + -name x`). A
+// ",", a negated group, or a word computed at run time (it could be any
+// operator) gives up. The words of an -exec command are skipped.
 func findNarrowed(expr []arg) bool {
-	narrowed := false
-	for i, a := range expr {
+	seg := false // the current -o alternative has a narrowing test
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
 		if a.dyn {
-			continue
-		}
-		switch v := a.val; {
-		case v == "-o" || v == "-or" || v == "!" || v == "-not" || v == ",":
 			return false
-		case v == "-empty":
-			narrowed = true
-		case findNameTests[v] && i+1 < len(expr):
-			p := expr[i+1]
-			if !p.dyn && strings.Trim(p.val, "*.^$+?()") != "" {
-				narrowed = true
+		}
+		v := a.val
+		neg := i > 0 && !expr[i-1].dyn && (expr[i-1].val == "!" || expr[i-1].val == "-not")
+		switch {
+		case v == ",":
+			return false
+		case v == "-o" || v == "-or":
+			if !seg {
+				return false
 			}
+			seg = false
+		case (v == "!" || v == "-not") && i+1 < len(expr) && !expr[i+1].dyn && expr[i+1].val == "(":
+			return false
+		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir" || v == "-delete":
+			if !seg {
+				return false // an action before any test: it sees every file
+			}
+			if v != "-delete" {
+				i = findExecEnd(expr, i+1)
+			}
+		case v == "-empty":
+			seg = seg || !neg
+		case findNameTests[v] && i+1 < len(expr):
+			i++
+			p := expr[i]
+			seg = seg || (!neg && !p.dyn && strings.Trim(p.val, "*.^$+?()") != "")
 		}
 	}
-	return narrowed
+	return seg
 }
