@@ -37,6 +37,8 @@ func (c *checker) find(args []arg, node syntax.Node, sc *scope) {
 			continue
 		}
 		switch a.val {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname", "-regex", "-iregex":
+			i++ // the pattern, even one spelt -delete
 		case "-delete":
 			if !narrowed {
 				c.findRun(append([]arg{{val: "rm"}, {val: "-r"}}, starts...), node, sc)
