@@ -36,14 +36,14 @@ func (c *checker) find(args []arg, node syntax.Node, sc *scope) {
 		if a.dyn {
 			continue
 		}
-		switch a.val {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname", "-regex", "-iregex":
+		switch {
+		case findNameTests[a.val]:
 			i++ // the pattern, even one spelt -delete
-		case "-delete":
+		case a.val == "-delete":
 			if !narrowed {
 				c.findRun(append([]arg{{val: "rm"}, {val: "-r"}}, starts...), node, sc)
 			}
-		case "-exec", "-execdir", "-ok", "-okdir":
+		case a.val == "-exec" || a.val == "-execdir" || a.val == "-ok" || a.val == "-okdir":
 			j := findExecEnd(expr, i+1)
 			var argv []arg
 			for _, t := range expr[i+1 : j] {
