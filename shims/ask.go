@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
@@ -44,9 +46,50 @@ func (s *Shim) held(where string) error {
 	return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r) + where)}
 }
 
-// question is r's question about the judged command.
+// question is r's question about the judged command: every ask rule's
+// finding on the line, so that the person sees them all and a grant
+// covers only those (issue #26, finding 4).
 func (s *Shim) question(r validator.Result, command, cwd string) approval.Question {
-	return approval.Question{Rule: r.RuleID, Reason: r.Reason, Hint: r.Hint, Command: command, Shape: r.Command, Cwd: cwd}
+	q := approval.Question{Rule: r.RuleID, Reason: r.Reason, Hint: r.Hint, Command: command, Shape: r.Command, Cwd: cwd}
+	if len(r.Asks) < 2 {
+		return q
+	}
+	var rules, shapes, reasons []string
+	for _, f := range r.Asks {
+		q.Findings = append(q.Findings, approval.Finding{Rule: f.RuleID, Shape: f.Command, Reason: f.Reason})
+		shapes = append(shapes, f.Command)
+		if !slices.Contains(rules, f.RuleID) {
+			rules = append(rules, f.RuleID)
+			reasons = append(reasons, f.RuleID+": "+f.Reason)
+		}
+	}
+	// One word for the rules: `approve` lists them in a column.
+	q.Rule, q.Shape = strings.Join(rules, ","), strings.Join(shapes, "; ")
+	q.Reason = strings.Join(reasons, " ")
+	return q
+}
+
+// askRules names every rule that asks on the line, and why: the deciding
+// one with its hint, then the others.
+func askRules(r validator.Result) (rules, why string) {
+	rules, why = r.Rule(), r.Why()
+	seen := []string{r.RuleID}
+	for _, f := range r.Asks {
+		if slices.Contains(seen, f.RuleID) {
+			continue
+		}
+		seen = append(seen, f.RuleID)
+		rules += ", " + f.RuleID
+		why += " " + f.RuleID + ": " + f.Reason
+	}
+	if n := len(r.Asks); n > 1 {
+		var shapes []string
+		for _, f := range r.Asks {
+			shapes = append(shapes, f.Command)
+		}
+		why = fmt.Sprintf("%d commands on this line ask (%s). %s", n, strings.Join(shapes, "; "), why)
+	}
+	return rules, why
 }
 
 // ask asks a person about the judged command and records the answer
@@ -78,7 +121,8 @@ func (s *Shim) askRefusal(r validator.Result) string {
 		why = "Nobody could be asked (this session has no prompt for it and waits 0s), so it was not run. " +
 			"To let a person answer next time, launch with --ask-wait 5m and answer from another terminal with `lite-sandbox approve`."
 	}
-	return "lite-sandbox: " + r.Rule() + " needs a person's yes: " + why + " " + r.Why()
+	rules, all := askRules(r)
+	return "lite-sandbox: " + rules + " needs a person's yes: " + why + " " + all
 }
 
 // askMessage is what the model reads of the question's answer.
@@ -96,7 +140,8 @@ func askMessage(r validator.Result, a approval.Answer) string {
 	default:
 		why = "nobody could be asked; it was not run."
 	}
-	return "lite-sandbox: " + r.Rule() + " asks a person: " + why + " " + r.Why()
+	rules, all := askRules(r)
+	return "lite-sandbox: " + rules + " asks a person: " + why + " " + all
 }
 
 // runAskHook answers `'<exe>' hook ask`, the agent's hook before its

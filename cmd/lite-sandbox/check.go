@@ -62,6 +62,12 @@ func (c *CheckCmd) Run(g *Globals, io stdio) error {
 		if r.Line > 0 {
 			fmt.Fprintf(io.out, "  %-8s line %d, column %d\n", "at:", r.Line, r.Col)
 		}
+		// Every ask finding of the line is asked (docs/validator.md §8).
+		for i, f := range r.Asks {
+			if i > 0 {
+				fmt.Fprintf(io.out, "  %-8s %s: %s\n", "also:", f.RuleID, f.Command)
+			}
+		}
 	}
 	if !r.Allowed() {
 		return silentStatus(exit.Failed)

@@ -53,6 +53,32 @@ type Question struct {
 	Shape   string    `json:"shape"`
 	Cwd     string    `json:"cwd,omitempty"`
 	Asked   time.Time `json:"asked"`
+	// Findings are every ask rule's match on the line (Rule and Shape
+	// then name them all): the person is asked about each, and "yes
+	// for this session" grants each rule and shape alone. Empty: the
+	// one of Rule and Shape.
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// Finding is one rule and the shape of the simple command it matched.
+type Finding struct {
+	Rule   string `json:"rule"`
+	Shape  string `json:"shape"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// grantKeys are the grants that together answer q: one per finding, so
+// that a yes for one shape never covers another on the same line
+// (issue #26, finding 4).
+func grantKeys(q Question) []string {
+	if len(q.Findings) == 0 {
+		return []string{q.Rule + "\x00" + q.Shape}
+	}
+	keys := make([]string, len(q.Findings))
+	for i, f := range q.Findings {
+		keys[i] = f.Rule + "\x00" + f.Shape
+	}
+	return keys
 }
 
 // Reply is a person's answer.
@@ -177,8 +203,21 @@ func (b *Broker) Wait() time.Duration { return b.wait }
 // Prompting reports whether the agent's hook asks on the confirm line.
 func (b *Broker) Prompting() bool { return b.prompt }
 
-func grantKey(q Question) string { return q.Rule + "\x00" + q.Shape }
-func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
+// granted reports whether earlier grants cover every finding of q;
+// b.mu is held.
+func (b *Broker) granted(q Question) bool {
+	for _, k := range grantKeys(q) {
+		if !b.grants[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// posedKey names a posed question by its rules, the command and the
+// shapes the person was shown: a script that changed between the
+// question and the command (bash x.sh) is another question.
+func posedKey(q Question) string { return q.Rule + "\x00" + q.Command + "\x00" + q.Shape }
 
 // Ask is the agent's hook before a tool call runs q's command: unless
 // a grant answers it anyway, the person is asked on the launcher's
@@ -190,7 +229,7 @@ func posedKey(q Question) string { return q.Rule + "\x00" + q.Command }
 // ctx's end), voids every yes kept for that text.
 func (b *Broker) Ask(ctx context.Context, q Question, pid int) Answer {
 	b.mu.Lock()
-	granted, prompt := b.grants[grantKey(q)], b.prompt
+	granted, prompt := b.granted(q), b.prompt
 	b.mu.Unlock()
 	switch {
 	case granted:
@@ -242,7 +281,7 @@ func confirmLines(q Question) []string {
 func (b *Broker) Decide(ctx context.Context, q Question, pid int, notify io.Writer) Answer {
 	now := b.now()
 	b.mu.Lock()
-	if b.grants[grantKey(q)] {
+	if b.granted(q) {
 		b.mu.Unlock()
 		return Answer{Reply: ForSession, How: ByGrant, By: "an earlier yes for this session", At: now}
 	}
@@ -316,7 +355,9 @@ func (b *Broker) Answer(id string, r Reply, who string) error {
 		return fmt.Errorf("question %s: %w", id, ErrUnknown)
 	}
 	if r == ForSession {
-		b.grants[grantKey(p.q)] = true
+		for _, k := range grantKeys(p.q) {
+			b.grants[k] = true
+		}
 	}
 	delete(b.pending, id)
 	p.done <- Answer{Reply: r, How: ByApprove, By: who, At: b.now()}

@@ -185,3 +185,83 @@ func TestApprove(t *testing.T) {
 		t.Errorf("timeout: %+v", a)
 	}
 }
+
+// TestGrantEveryFinding: a line with two ask findings is granted only
+// when each of them was; "yes for this session" to that line grants
+// both, and a grant of one shape never lets another on the same line
+// ride along (issue #26, finding 4).
+func TestGrantEveryFinding(t *testing.T) {
+	t.Parallel()
+	ck := &clock{now: time.Now()}
+	b := newBroker(ck, time.Minute, false, &term{})
+	both := Question{Rule: "pkg.publish,infra.apply", Command: "npm publish && terraform destroy -auto-approve",
+		Shape: "npm publish; terraform destroy -auto-approve", Findings: []Finding{
+			{Rule: "pkg.publish", Shape: "npm publish"}, {Rule: "infra.apply", Shape: "terraform destroy -auto-approve"}}}
+	sameRule := Question{Rule: "pkg.publish", Command: "npm publish; npm publish --tag evil",
+		Shape: "npm publish; npm publish --tag evil", Findings: []Finding{
+			{Rule: "pkg.publish", Shape: "npm publish"}, {Rule: "pkg.publish", Shape: "npm publish --tag evil"}}}
+	answer := func(r Reply) {
+		for {
+			if p := b.Pending(); len(p) == 1 {
+				if err := b.Answer(p[0].ID, r, "uid 1"); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	go answer(ForSession)
+	if a := b.Decide(context.Background(), q, 1, nil); a.Reply != ForSession {
+		t.Fatalf("session grant of npm publish: %+v", a)
+	}
+	// Control: the granted shape alone passes.
+	if a := b.Decide(context.Background(), q, 1, nil); a.How != ByGrant {
+		t.Fatalf("the granted shape: %+v", a)
+	}
+	for _, other := range []Question{both, sameRule} {
+		if a := b.Ask(context.Background(), other, 1); a.How != NoOne { // no prompt in this broker
+			t.Fatalf("ask %q: %+v", other.Command, a)
+		}
+		go answer(No)
+		if a := b.Decide(context.Background(), other, 1, nil); a.How != ByApprove || a.Yes() {
+			t.Errorf("%q after a grant of npm publish alone: %+v, want asked (and no)", other.Command, a)
+		}
+	}
+	go answer(ForSession)
+	if a := b.Decide(context.Background(), both, 1, nil); a.Reply != ForSession {
+		t.Fatalf("session grant of both: %+v", a)
+	}
+	if a := b.Decide(context.Background(), both, 1, nil); a.How != ByGrant {
+		t.Errorf("the line granted as a whole: %+v", a)
+	}
+	tf := Question{Rule: "infra.apply", Command: "terraform destroy -auto-approve", Shape: "terraform destroy -auto-approve"}
+	if a := b.Decide(context.Background(), tf, 1, nil); a.How != ByGrant {
+		t.Errorf("a shape the person saw in the line, alone: %+v", a)
+	}
+}
+
+// TestPosedShape: a yes on the confirm line for `bash x.sh` showing one
+// shape does not answer the same command when the script now holds
+// another shape (issue #26, finding 5).
+func TestPosedShape(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	asked := Question{Rule: "pkg.publish", Command: "bash x.sh", Shape: "npm publish"}
+	for _, c := range []struct {
+		shape string
+		yes   bool
+	}{{"npm publish", true}, {"npm publish --tag evil", false}} {
+		ck := &clock{now: t0}
+		b := newBroker(ck, 0, true, &term{say: true})
+		if a := b.Ask(context.Background(), asked, agentPid); !a.Yes() {
+			t.Fatalf("the person's yes: %+v", a)
+		}
+		ck.now = t0.Add(2 * time.Second)
+		run := asked
+		run.Shape = c.shape
+		if a := b.Decide(context.Background(), run, agentPid, nil); a.Yes() != c.yes {
+			t.Errorf("shape %q: %+v, want yes=%v", c.shape, a, c.yes)
+		}
+	}
+}

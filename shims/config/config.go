@@ -168,7 +168,7 @@ func attach(dir, cwd string, getenv func(string) string) (*Config, error) {
 // froze it, so it is only compiled.
 func (c *Config) Validator() (*validator.Validator, error) {
 	env := validator.Env{Workspace: c.Workspace, Home: c.Home, Cwd: c.Cwd, Tmpdir: tmpdir(c.Mode, c.Getenv),
-		Unsandboxed: c.Session == nil && Unsandboxed(c.Mode)}
+		Unsandboxed: c.Session == nil && Unsandboxed(c.Mode), Scripts: workspaceScripts(c.Workspace)}
 	if c.Session != nil {
 		v, err := validator.NewChecked(c.Policy, env)
 		if err != nil {

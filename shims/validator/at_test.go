@@ -5,6 +5,7 @@ package validator_test
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -40,7 +41,7 @@ func TestAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, want := v.Check(tc.cmd), fresh.Check(tc.cmd)
-		if got.Allowed() != tc.allowed || got != want {
+		if got.Allowed() != tc.allowed || !reflect.DeepEqual(got, want) {
 			t.Errorf("At(%q).Check(%q) = %+v, want allowed=%v and %+v", tc.cwd, tc.cmd, got, tc.allowed, want)
 		}
 	}
@@ -68,7 +69,7 @@ func TestCheckTraced(t *testing.T) {
 	} {
 		res, tr := v.CheckTraced(cmd)
 		calls, writes := validator.Trace(cmd, env)
-		if res != v.Check(cmd) {
+		if !reflect.DeepEqual(res, v.Check(cmd)) {
 			t.Errorf("CheckTraced(%q) = %+v, Check %+v", cmd, res, v.Check(cmd))
 		}
 		if fmt.Sprint(tr.Calls) != fmt.Sprint(calls) || fmt.Sprint(tr.Writes) != fmt.Sprint(writes) {

@@ -39,8 +39,13 @@
 // -c, mapfile -C, compgen -C and git submodule foreach, and a script a
 // shell reads from a heredoc, are parsed and checked as programs (class
 // 4). Unwrapping is bounded by policy.Shell.MaxDepth ("shell.depth"); a
-// script the validator cannot see (sh -c "$x", eval "$x", curl x | sh) is
-// refused ("shell.dynamic-script").
+// script the validator cannot see (sh -c "$x", eval "$x", curl x | sh,
+// bash <(curl x), sed 's/x/y/e') is refused ("shell.dynamic-script").
+// find -delete and find -exec rm {} are judged as rm of find's start
+// paths (find.go), sed's e COMMAND as a program (sed.go), and the script
+// files a command names in the workspace (bash x.sh, ./y, source f) are
+// read through [Env.Scripts] and judged like [Validator.CheckScript]
+// (scriptfile.go; docs/validator.md §2, §4).
 //
 // Assignments to the names in policy.Shell.DenyEnv are refused
 // ("env.exec-hook"), whether written NAME=v, through declare and friends,
@@ -54,7 +59,8 @@
 // anyway.
 //
 // Among all findings the strictest decision wins (deny > ask > allow); among
-// equal decisions the first one found wins. The walk keeps track of the
+// equal decisions the first one found wins, and every ask finding is kept
+// in [Result.Asks] (a person is asked about all of them). The walk keeps track of the
 // current directory across cd, so that "no path argument" means the right
 // directory (class 9), and forgets it when it cannot know.
 //

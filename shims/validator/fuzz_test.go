@@ -4,6 +4,7 @@
 package validator
 
 import (
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,9 @@ var nastySeeds = []string{
 	strings.Repeat("(", 100) + strings.Repeat(")", 100),
 	strings.Repeat("bash -c '", 3) + "git push -f" + strings.Repeat("'", 3),
 	strings.Repeat("eval ", 20) + "git push -f",
+	// issue #26: find -delete, sed e, a shell reading <(...), named scripts.
+	"find -delete", "find -D", "find -L -O3 \"$x\" -delete", "find . -exec rm {} +", "sed", "sed -e", "sed -i", "sed -f",
+	"sed '1e'", "sed 's/x/y/e'", "sed \"s/$a/e\"", "bash <(x)", "source <(x)", ". <(x)", "bash < <(x)", "./x", "source",
 }
 
 func FuzzCheck(f *testing.F) {
@@ -45,7 +49,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cmd string) {
 		r := v.Check(cmd)
 		checkResult(t, cmd, r)
-		if r2 := v.Check(cmd); r2 != r {
+		if r2 := v.Check(cmd); !reflect.DeepEqual(r2, r) {
 			t.Fatalf("%q: not deterministic: %+v then %+v", cmd, r, r2)
 		}
 	})
@@ -135,7 +139,7 @@ func TestConcurrent(t *testing.T) {
 				if c.cwd != "" {
 					continue
 				}
-				if r := v.Check(c.cmd); r != want[i] {
+				if r := v.Check(c.cmd); !reflect.DeepEqual(r, want[i]) {
 					t.Errorf("%q: got %+v, want %+v", c.cmd, r, want[i])
 				}
 			}

@@ -64,7 +64,9 @@ options:
 			c.script(arg{dyn: true}, node, &cp, stdin{}, "this shell")
 		}
 	case !smode && i < len(args):
-		// bash script.sh: the file is confined by the sandbox (class 18).
+		// bash script.sh: its commands are judged when it can be read
+		// (scriptfile.go); the sandbox confines it either way.
+		c.fileScript(args[i], node, &cp, in, "this shell")
 	default:
 		c.stdinScript(node, &cp, in)
 	}
@@ -95,8 +97,13 @@ func (c *checker) stdinScript(node syntax.Node, sc *scope, in stdin) {
 			a = arg{val: s, word: r.Word}
 		}
 		c.script(a, node, sc, stdin{}, "this shell (from its here-string)")
-	case r != nil:
-		// bash < script.sh: a file, confined by the sandbox.
+	case r != nil && procSubst(r.Word):
+		c.fileScript(arg{dyn: true, word: r.Word}, node, sc, in, "this shell")
+	case r != nil && (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut):
+		// bash < script.sh: judged like bash script.sh.
+		if a, ok := c.decodeOne(r.Word, sc); ok {
+			c.namedScript(arg{val: a, word: r.Word}, node, sc, false)
+		}
 	case in.pipe:
 		c.deny(idDynScript, "The validator cannot see the script this shell reads from a pipe.",
 			"Run the commands directly, or pass the script literally with sh -c '...'.", nodePos(node), node)

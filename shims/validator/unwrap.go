@@ -55,10 +55,21 @@ func (c *checker) call(argv []arg, node syntax.Node, sc *scope, in stdin) {
 			if s.dynArg != nil && len(r.paths) > 0 {
 				reason, hint = dynPathNote(*s.dynArg, reason)
 			}
+			if c.note != "" {
+				reason = c.note + " " + reason
+			}
 			c.report(r.Decision, r.ID, reason, hint, nodePos(node), node)
 			if c.done() {
 				return
 			}
+		}
+	}
+	c.noteCallWrites(name, args, sc)
+	if strings.Contains(a0.val, "/") && !slices.Contains(shells, name) {
+		// ./y, scripts/x.sh: a shell script run by its path.
+		c.namedScript(a0, node, sc, true)
+		if c.done() {
+			return
 		}
 	}
 	c.builtin(name, args, node, sc, in)
@@ -186,6 +197,8 @@ func (c *checker) builtin(name string, args []arg, node syntax.Node, sc *scope, 
 		c.scriptCmd(args, node, sc)
 	case "find":
 		c.find(args, node, sc)
+	case "sed", "gsed":
+		c.sed(args, node, sc)
 	case "busybox":
 		if len(args) > 0 && !args[0].isFlag() {
 			c.inner(args, node, sc, in)
@@ -197,8 +210,15 @@ func (c *checker) builtin(name string, args []arg, node syntax.Node, sc *scope, 
 	case "alias":
 		c.alias(args, node, sc)
 	case "source", ".":
-		// The file is confined by the sandbox; what it does to the cwd
-		// is not known.
+		// The file is judged when it can be read (scriptfile.go), in a
+		// copy of the scope: what it does to the cwd is not known.
+		if len(args) > 0 && (args[0].dyn || args[0].val != "--") {
+			cp := *sc
+			c.fileScript(args[0], node, &cp, in, name)
+		} else if len(args) > 1 {
+			cp := *sc
+			c.fileScript(args[1], node, &cp, in, name)
+		}
 		sc.cwdOK = false
 	case "cd", "pushd", "popd":
 		c.cd(name, args, sc)

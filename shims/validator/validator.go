@@ -28,6 +28,10 @@ type Env struct {
 	// (mode off, or auto without a backend): a refusal then must not say
 	// that the sandbox hides anything.
 	Unsandboxed bool
+	// Scripts reads the script files a command names in the workspace
+	// (bash x.sh, ./y, source f) so that the rules reach their commands
+	// (scriptfile.go); nil: they are not read.
+	Scripts ScriptReader
 }
 
 // ruleExampleEnv returns the environment in which [New] checks the match
@@ -45,6 +49,18 @@ type Result struct {
 	Hint      string
 	Line, Col int    // 1-based position in the checked string of the offending node; 0 if none
 	Command   string // canonical text (mvdan syntax.Printer, single line) of the offending simple command or construct
+	// Asks lists every ask rule's finding on the line when Decision is
+	// policy.Ask, the deciding one first: a person is asked about all
+	// of them, and a "yes for this session" grants each one alone
+	// (docs/validator.md §8). Nil otherwise.
+	Asks []Finding
+}
+
+// Finding is one rule's match on one simple command.
+type Finding struct {
+	RuleID, Reason, Hint string
+	Line, Col            int
+	Command              string // canonical text of the simple command (the shape a grant names)
 }
 
 // Allowed reports whether the command may run without asking.

@@ -26,6 +26,14 @@ type checker struct {
 	extra    int        // statements walked again by second loop passes
 	trace    *tracer    // set by Trace: record calls and writes
 	lenient  bool       // set by CheckScript: see scriptLenient
+	asks     []Finding  // every ask finding, in the order found (see Result.Asks)
+	askSeen  map[string]bool
+	note     string // said before a rule's reason (find runs this ...)
+	// script files read for this line (scriptfile.go): how many, how
+	// deep now, how many bytes.
+	scriptFiles, scriptNest, scriptBytes int
+	wrote                                map[string]bool // paths the line may write, before a script it runs (scriptwrite.go)
+	wroteUnknown                         bool            // a write to a path the validator cannot tell
 }
 
 // maxExtraSteps bounds the statements walked a second time for loop bodies
@@ -48,7 +56,11 @@ func (c *checker) result() Result {
 	if !c.have {
 		return Result{Decision: policy.Allow}
 	}
-	return c.res
+	r := c.res
+	if r.Decision == policy.Ask {
+		r.Asks = c.asks
+	}
+	return r
 }
 
 // done reports whether nothing found later can change the result.
@@ -56,7 +68,14 @@ func (c *checker) done() bool { return c.have && c.res.Decision == policy.Deny }
 
 // report records a finding; the strictest decision wins, and among equal
 // decisions the first one found.
+//
+// Every ask finding is also kept (Result.Asks): a line with two of them
+// asks about both, and a grant of one must not let the other ride along
+// (issue #26, finding 4).
 func (c *checker) report(decision, id, reason, hint string, pos syntax.Pos, node syntax.Node) {
+	if decision == policy.Ask {
+		c.addAsk(id, reason, hint, pos, node)
+	}
 	if c.have && policy.DecisionRank(decision) <= policy.DecisionRank(c.res.Decision) {
 		return
 	}
@@ -64,16 +83,39 @@ func (c *checker) report(decision, id, reason, hint string, pos syntax.Pos, node
 		return
 	}
 	r := Result{Decision: decision, RuleID: id, Reason: reason, Hint: hint}
+	r.Line, r.Col, r.Command = c.where(pos, node)
+	c.res, c.have = r, true
+}
+
+// where is a finding's reported position and canonical text.
+func (c *checker) where(pos syntax.Pos, node syntax.Node) (line, col int, cmd string) {
 	if c.anchored {
 		pos = c.anchor
 	}
 	if pos.IsValid() {
-		r.Line, r.Col = int(pos.Line()), int(pos.Col())
+		line, col = int(pos.Line()), int(pos.Col())
 	}
 	if node != nil {
-		r.Command = canonical(node)
+		cmd = canonical(node)
 	}
-	c.res, c.have = r, true
+	return line, col, cmd
+}
+
+// addAsk keeps one ask finding, once per rule and shape. There is no
+// bound but the text's: a grant must cover every finding, so none may
+// be dropped.
+func (c *checker) addAsk(id, reason, hint string, pos syntax.Pos, node syntax.Node) {
+	f := Finding{RuleID: id, Reason: reason, Hint: hint}
+	f.Line, f.Col, f.Command = c.where(pos, node)
+	key := id + "\x00" + f.Command
+	if c.askSeen[key] {
+		return
+	}
+	if c.askSeen == nil {
+		c.askSeen = map[string]bool{}
+	}
+	c.askSeen[key] = true
+	c.asks = append(c.asks, f)
 }
 
 func (c *checker) deny(id, reason, hint string, pos syntax.Pos, node syntax.Node) {
@@ -295,6 +337,7 @@ func (c *checker) redirect(r *syntax.Redirect, sc *scope, s *syntax.Stmt) {
 		return // a here-string is data
 	}
 	c.traceWrite(r, sc)
+	c.noteRedirectWrite(r, sc)
 	for _, a := range c.decode(r.Word, sc) {
 		c.checkDenied(a, sc, s)
 	}

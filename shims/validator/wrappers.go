@@ -190,32 +190,6 @@ func (c *checker) scriptCmd(args []arg, node syntax.Node, sc *scope) {
 	}
 }
 
-// find checks every -exec, -execdir, -ok and -okdir command, up to ";" or
-// "{} +". The {} placeholder is an ordinary literal.
-func (c *checker) find(args []arg, node syntax.Node, sc *scope) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.dyn || (a.val != "-exec" && a.val != "-execdir" && a.val != "-ok" && a.val != "-okdir") {
-			continue
-		}
-		j := i + 1
-		for ; j < len(args); j++ {
-			t := args[j]
-			if t.dyn {
-				continue
-			}
-			if t.val == ";" || (t.val == "+" && j > i+1 && !args[j-1].dyn && args[j-1].val == "{}") {
-				break
-			}
-		}
-		c.inner(args[i+1:j], node, sc, stdin{})
-		if c.done() {
-			return
-		}
-		i = j
-	}
-}
-
 // trap checks the action string of trap [-lp] [[ACTION] SIGNAL...].
 func (c *checker) trap(args []arg, node syntax.Node, sc *scope) {
 	_, i := parseOpts(args, optSpec{})
