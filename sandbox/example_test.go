@@ -58,6 +58,7 @@ func ExampleBwrapArgs() {
 	// --symlink usr/bin /bin
 	// --ro-bind /etc/passwd /etc/passwd
 	// --proc /proc
+	// --remount-ro /proc
 	// --dev /dev
 	// --tmpfs /tmp
 	// --bind /home/user/project /home/user/project

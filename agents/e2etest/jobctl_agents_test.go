@@ -11,17 +11,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // agentJobControl drives a real agent's TUI under `launch`, from a real
 // job-control shell: Ctrl-Z (which the agent, in raw mode, reads and
 // answers by stopping itself) gives the shell back with the job Stopped;
 // fg brings the agent back, and it takes input again; the agent exits
-// through its own keys (exitKeys) with status 0; the terminal settings after equal
+// through its own keys (exit) with status 0; the terminal settings after equal
 // those before. ready is what the agent's screen shows once it takes
 // input.
-func agentJobControl(t *testing.T, e *env, env []string, ready, launch string, exitKeys ...byte) {
+func agentJobControl(t *testing.T, e *env, env []string, ready, launch string, exit func(*testing.T, *shellRun)) {
 	s := startShell(t, append(append(append([]string{}, e.vars...), env...), "TERM=xterm-256color")...)
 	before := filepath.Join(s.dir, "before")
 	s.typeLine("cd " + e.ws + " && stty -g >" + before)
@@ -36,16 +35,11 @@ func agentJobControl(t *testing.T, e *env, env []string, ready, launch string, e
 	if !isRaw(s.termios(t)) {
 		t.Errorf("the terminal is not raw again after fg")
 	}
-	// Exit with the agent's own keys (the pause only paces them; none
-	// goes to the shell once it is back).
+	// Exit with the agent's own keys, each sent once the screen answered
+	// the one before (a key sent early on a busy machine would reach the
+	// shell once the agent is gone: #29).
 	prompts := s.scr.count("$ ")
-	for _, k := range exitKeys {
-		if s.scr.count("$ ") > prompts {
-			break
-		}
-		s.master.Write([]byte{k})
-		time.Sleep(500 * time.Millisecond)
-	}
+	exit(t, s)
 	s.scr.waitForCount(t, "$ ", prompts+1)
 	after := filepath.Join(s.dir, "after")
 	s.typeLine("echo status=$?; stty -g >" + after + "; echo sa''ved")
@@ -66,12 +60,36 @@ func TestJobControlClaude(t *testing.T) {
 	// the API key approved (by its last 20 characters, as Claude keeps it).
 	e.write("~/.claude.json", fmt.Sprintf(`{"hasCompletedOnboarding":true,"theme":"dark","projects":{%q:{"hasTrustDialogAccepted":true}},"customApiKeyResponses":{"approved":[%q]}}`,
 		e.ws, secretKey[max(0, len(secretKey)-20):]))
-	agentJobControl(t, e, claudeEnv(e), "shortcuts", binary+" launch --sandbox on claude",
-		0x03, 0x03, 0x03) // Ctrl-C clears the input, twice more exits
+	agentJobControl(t, e, claudeEnv(e), "shortcuts", binary+" launch --sandbox on claude", claudeExit)
 }
 
 func TestJobControlPi(t *testing.T) {
 	e := newEnv(t, agentBin(t, "pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1"), "true")
-	agentJobControl(t, e, piSetup(e), "32k (auto)", binary+" launch --sandbox on pi -- --provider mock --model mock-model --no-session",
-		0x03, 0x04) // Ctrl-C clears the input, Ctrl-D on an empty one exits
+	agentJobControl(t, e, piSetup(e), "32k (auto)", binary+" launch --sandbox on pi -- --provider mock --model mock-model --no-session", piExit)
+}
+
+// claudeExit: Ctrl-C clears the input; on an empty one Claude says
+// "Press Ctrl-C again to exit" and exits at the next Ctrl-C within a
+// short window. Each Ctrl-C goes only once the screen answered the last:
+// the message again (the window had passed) asks for one more; the
+// shell's prompt means done.
+func claudeExit(t *testing.T, s *shellRun) {
+	const again = "Press Ctrl-C again to exit"
+	s.master.Write([]byte{0x03})
+	s.scr.waitQuiet(t)
+	prompts := s.scr.count("$ ")
+	for s.scr.count("$ ") == prompts {
+		n := s.scr.count(again)
+		s.master.Write([]byte{0x03})
+		s.scr.waitUntil(t, "the exit message or the shell", func() bool {
+			return s.scr.count(again) > n || s.scr.count("$ ") > prompts
+		})
+	}
+}
+
+// piExit: Ctrl-C clears the input, Ctrl-D on an empty one exits.
+func piExit(t *testing.T, s *shellRun) {
+	s.master.Write([]byte{0x03})
+	s.scr.waitQuiet(t)
+	s.master.Write([]byte{0x04})
 }

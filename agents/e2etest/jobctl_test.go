@@ -204,3 +204,31 @@ func TestJobControl(t *testing.T) {
 		t.Errorf("terminal settings differ after the job (%v, %v):\nbefore %s\nafter  %s", err1, err2, b1, b2)
 	}
 }
+
+// waitUntil waits for cond, failing the test after a minute.
+func (s *screen) waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			t.Fatalf("the terminal never showed %s; it shows:\n%q", what, s.buf.String())
+		}
+	}
+}
+
+// waitQuiet waits until the screen has taken no output for half a
+// second (the agent has drawn what a key made it draw), at most 30 s:
+// pacing, not a check.
+func (s *screen) waitQuiet(t *testing.T) {
+	t.Helper()
+	size := func() int { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.Len() }
+	last, since := size(), time.Now()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if n := size(); n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) >= 500*time.Millisecond {
+			return
+		}
+	}
+}
