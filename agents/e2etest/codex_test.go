@@ -8,6 +8,8 @@ package e2etest
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
@@ -53,6 +55,15 @@ func TestCodex(t *testing.T) {
 		e := newEnv(t, bin, deniedCommand)
 		out, errs, _ := runCodex(e)
 		e.checkDenied(e.result(out, errs))
+	})
+
+	// #31: the provider's key named on the command line (-c), not in
+	// config.toml, still reaches Codex (it would otherwise fail with a
+	// missing variable, secret_env matching *_KEY), and still not the
+	// command. The positive control is the plain "allowed" run above
+	// with the key named in config.toml.
+	t.Run("key-from-c", func(t *testing.T) {
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexKeyFromC)
 	})
 
 	// A2, A3: the repository's own hooks (hooks.json and config.toml)
@@ -149,5 +160,22 @@ func TestCodexModelShell(t *testing.T) {
 			}
 			e.checkProbe("model-shell", out, errs)
 		})
+	}
+}
+
+// codexKeyFromC is TestCodex/key-from-c for one user.
+func codexKeyFromC(t *testing.T, e *env) {
+	e.setCommand(allowedCommand(e, "CLI_PROVIDER_KEY"))
+	envs := codexSetup(e)
+	e.write("~/.codex/config.toml", strings.Replace(readFile(t, e.home+"/.codex/config.toml"), `env_key = "MOCK_API_KEY"`+"\n", "", 1))
+	out, errs, code := e.launch("codex", append(envs, "CLI_PROVIDER_KEY="+secretKey), "exec", "--skip-git-repo-check", "--json",
+		"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries",
+		"-c", "model_providers.mock.env_key=CLI_PROVIDER_KEY", "run the command")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	e.checkAllowed(e.result(out, errs), out, errs)
+	if !slices.ContainsFunc(e.mock.Auth(), func(a string) bool { return strings.Contains(a, secretKey) }) {
+		t.Errorf("the key named with -c was not sent: %q", e.mock.Auth())
 	}
 }
