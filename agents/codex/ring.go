@@ -96,9 +96,10 @@ func (Agent) State(s agents.Session) agents.State {
 		LoginEnv: append([]string{"OPENAI_*", "CODEX_*"},
 			append(agents.ConfigEnv(envKey, filepath.Join(h, "config.toml"), "/etc/codex/config.toml"), argsEnv(s.Args)...)...),
 		CreateDirs: []string{h},
-		// Codex reinstalls its own skills here at every start: dropped
-		// with the scratch, without a line (#31).
-		Scratch: []string{filepath.Join(h, "skills", ".system") + "/"},
+		// Codex reinstalls its own skills at every start and makes a
+		// lock directory for its thread writer (0.171.0, measured):
+		// dropped with the scratch, without a line (#31).
+		Scratch: []string{filepath.Join(h, "skills", ".system") + "/", filepath.Join(h, "thread-writer-locks") + "/"},
 	}
 	for _, d := range dataDirs {
 		st.Write = append(st.Write, filepath.Join(h, d))

@@ -57,3 +57,21 @@ func TestArgsEnv(t *testing.T) {
 		t.Errorf("LoginEnv = %q, want MY_KEY beside OPENAI_*", st.LoginEnv)
 	}
 }
+
+// TestStateScratch (#31): the names Codex leaves at every start are
+// declared as expected scratch, and nothing of its data or code is.
+func TestStateScratch(t *testing.T) {
+	st := New().State(agentstest.RingSession(nil))
+	for _, want := range []string{"/home/u/.codex/skills/.system/", "/home/u/.codex/thread-writer-locks/"} {
+		if !slices.Contains(st.Scratch, want) {
+			t.Errorf("Scratch %q lacks %q", st.Scratch, want)
+		}
+	}
+	for _, s := range st.Scratch {
+		for _, w := range append(append([]string{}, st.Write...), st.Credentials...) {
+			if s == w || s == w+"/" {
+				t.Errorf("%q is both quiet scratch and kept", s)
+			}
+		}
+	}
+}

@@ -66,6 +66,28 @@ func TestCodex(t *testing.T) {
 		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexKeyFromC)
 	})
 
+	// #31: the names every run leaves in the scratch (Go's telemetry
+	// counters in the commands' scratch home, the skills Codex
+	// reinstalls in its state layer) are dropped without a line; a file
+	// the command wrote there keeps its line (the control).
+	t.Run("quiet-scratch", func(t *testing.T) {
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", func(t *testing.T, e *env) {
+			e.setCommand("/usr/local/go/bin/go version; echo x > ~/.noted; echo done-marker")
+			out, errs, code := runCodex(e)
+			if code != 0 || !strings.Contains(out+errs, "done-marker") {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+			}
+			if !strings.Contains(errs, "~/.noted") {
+				t.Errorf("control: no line for ~/.noted:\n%s", errs)
+			}
+			for _, noise := range []string{"telemetry", "skills/.system", ".codex/skills", "thread-writer-locks"} {
+				if strings.Contains(errs, noise) {
+					t.Errorf("a line names %s:\n%s", noise, errs)
+				}
+			}
+		})
+	})
+
 	// A2, A3: the repository's own hooks (hooks.json and config.toml)
 	// try to run outside the sandbox and to rewrite the command back; we
 	// never pass --trust, so they stay untrusted and do not run.
