@@ -127,6 +127,11 @@ func (c Context) write(p, dir string) string {
 			return ""
 		}
 	}
+	if (c.Home == "" || !sandbox.Within(abs, c.Home)) && c.hidden(filepath.Dir(abs)) {
+		// A sibling of the workspace (../other/x): not read-only but
+		// absent in the sandbox (outside.go).
+		return "lite-sandbox: " + p + " is in " + filepath.Dir(abs) + ", which exists on the host but is not visible in the sandbox (to allow: add it to sandbox.write in your own config)"
+	}
 	for _, ok := range []string{"/tmp", "/dev"} {
 		if sandbox.Within(abs, ok) {
 			return ""

@@ -31,7 +31,9 @@ func (c Context) hidden(abs string) bool {
 		return false // the workspace, or a directory on the way to it
 	}
 	for _, v := range c.Visible {
-		if sandbox.Within(abs, v) {
+		// Below a grant, or a directory on the way to one (/etc for
+		// its listed entries): shown.
+		if sandbox.Within(abs, v) || sandbox.Within(v, abs) {
 			return false
 		}
 	}

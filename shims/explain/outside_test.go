@@ -37,9 +37,11 @@ func TestOutsideLines(t *testing.T) {
 	mk("home/bin/systool", 0o755)
 	mk("ws/.git/HEAD", 0o644)
 	mk("shared/f", 0o644)
+	mk("etc/hosts", 0o644)
+	mk("etc/shadow", 0o600)
 	home := filepath.Join(root, "home")
 	c := Context{Workspace: filepath.Join(root, "repo", "sub"), Cwd: filepath.Join(root, "repo", "sub"), Home: home,
-		Visible: []string{filepath.Join(root, "usr"), filepath.Join(root, "shared")},
+		Visible: []string{filepath.Join(root, "usr"), filepath.Join(root, "shared"), filepath.Join(root, "etc", "hosts")},
 		Path:    filepath.Join(home, "bin") + ":" + filepath.Join(root, "usr", "bin")}
 	own := c
 	own.Workspace, own.Cwd = filepath.Join(root, "ws"), filepath.Join(root, "ws")
@@ -53,7 +55,12 @@ func TestOutsideLines(t *testing.T) {
 	}{
 		{"sibling", own, "cat ../other/f", []string{filepath.Join(root, "other", "f") + " exists on the host but is ", "sandbox.read"}},
 		{"sibling missing", own, "cat ../other/nothing", nil},
+		{"write to a sibling", own, "touch ../other/g", []string{"../other/g is in " + filepath.Join(root, "other") + ", which exists on the host but is not visible", "sandbox.write"}},
+		{"write to a missing sibling", own, "touch ../nodir/g", nil},
 		{"visible grant", own, "cat ../shared/f", nil},
+		{"listed entry", own, "cat ../etc/hosts", nil},
+		{"directory on the way to a grant", own, "ls ../etc", nil},
+		{"unlisted entry", own, "cat ../etc/shadow", []string{filepath.Join(root, "etc", "shadow") + " exists on the host but is "}},
 		{"workspace", own, "cat .git/HEAD", nil},
 		{"home tool by path", own, "~/bin/mytool", []string{"~/bin/mytool exists on the host but is in the home directory"}},
 		{"tool on PATH", own, "mytool --version", []string{"mytool is " + filepath.Join(home, "bin", "mytool"), "add ~/bin to sandbox.tools"}},
