@@ -42,6 +42,29 @@ func TestOutsideWorkspace(t *testing.T) {
 			t.Errorf("no line naming the sibling and sandbox.read:\n%s", errs)
 		}
 
+		// A tool in ~/bin, on the host's PATH: not found in the
+		// sandbox (the home is a scratch), with a line naming it and
+		// sandbox.tools; the control, the same script in the workspace.
+		tool := "#!/bin/sh\necho tool-ran\n"
+		mustWrite(t, filepath.Join(e.home, "bin", "h10tool"), tool)
+		e.write("h10tool", tool)
+		for _, p := range []string{filepath.Join(e.home, "bin", "h10tool"), filepath.Join(e.ws, "h10tool")} {
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := []string{"PATH=" + filepath.Join(e.home, "bin") + ":/usr/local/bin:/usr/bin:/bin"}
+		out, errs, code = e.run(path, "h10tool")
+		if code != 127 || strings.Contains(out, "tool-ran") {
+			t.Errorf("~/bin/h10tool ran in the sandbox: exit %d\n%s", code, out)
+		}
+		if !strings.Contains(errs, "h10tool is "+filepath.Join(e.home, "bin", "h10tool")+" on the host") || !strings.Contains(errs, "add ~/bin to sandbox.tools") {
+			t.Errorf("no line naming ~/bin and sandbox.tools:\n%s", errs)
+		}
+		if out, errs, code := e.run(path, "./h10tool"); code != 0 || !strings.Contains(out, "tool-ran") {
+			t.Errorf("control: ./h10tool: exit %d\n%s%s", code, out, errs)
+		}
+
 		_, errs, code = e.run(nil, "git", "worktree", "add", "../x")
 		if code != 77 || !strings.Contains(errs, "git.worktree.outside") {
 			t.Errorf("git worktree add ../x: exit %d, want 77 with git.worktree.outside\n%s", code, errs)
