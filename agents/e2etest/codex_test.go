@@ -8,6 +8,7 @@ package e2etest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -84,6 +85,24 @@ func TestCodex(t *testing.T) {
 				if strings.Contains(errs, noise) {
 					t.Errorf("a line names %s:\n%s", noise, errs)
 				}
+			}
+		})
+	})
+
+	// #31: in a session the model reads the line naming a sibling
+	// directory's file that the sandbox hides (the judge explains as
+	// run does); the control is the command's own output beside it.
+	t.Run("outside-line", func(t *testing.T) {
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", func(t *testing.T, e *env) {
+			mustWrite(t, filepath.Join(filepath.Dir(e.ws), "sib", "f"), "sibling-text\n")
+			e.setCommand("echo done-marker; cat ../sib/f")
+			out, errs, _ := runCodex(e)
+			res := e.result(out, errs)
+			if !strings.Contains(res, "done-marker") || strings.Contains(res, "sibling-text") {
+				t.Fatalf("tool result:\n%s\nstderr:\n%s", res, errs)
+			}
+			if !strings.Contains(res, filepath.Join(filepath.Dir(e.ws), "sib", "f")+" exists on the host but is ") {
+				t.Errorf("the model did not get the line naming the sibling:\n%s", res)
 			}
 		})
 	})
