@@ -72,39 +72,14 @@ func TestCodex(t *testing.T) {
 	// reinstalls in its state layer) are dropped without a line; a file
 	// the command wrote there keeps its line (the control).
 	t.Run("quiet-scratch", func(t *testing.T) {
-		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", func(t *testing.T, e *env) {
-			e.setCommand("/usr/local/go/bin/go version; echo x > ~/.noted; echo done-marker")
-			out, errs, code := runCodex(e)
-			if code != 0 || !strings.Contains(out+errs, "done-marker") {
-				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-			}
-			if !strings.Contains(errs, "~/.noted") {
-				t.Errorf("control: no line for ~/.noted:\n%s", errs)
-			}
-			for _, noise := range []string{"telemetry", "skills/.system", ".codex/skills", "thread-writer-locks"} {
-				if strings.Contains(errs, noise) {
-					t.Errorf("a line names %s:\n%s", noise, errs)
-				}
-			}
-		})
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexQuietScratch)
 	})
 
 	// #31: in a session the model reads the line naming a sibling
 	// directory's file that the sandbox hides (the judge explains as
 	// run does); the control is the command's own output beside it.
 	t.Run("outside-line", func(t *testing.T) {
-		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", func(t *testing.T, e *env) {
-			mustWrite(t, filepath.Join(filepath.Dir(e.ws), "sib", "f"), "sibling-text\n")
-			e.setCommand("echo done-marker; cat ../sib/f")
-			out, errs, _ := runCodex(e)
-			res := e.result(out, errs)
-			if !strings.Contains(res, "done-marker") || strings.Contains(res, "sibling-text") {
-				t.Fatalf("tool result:\n%s\nstderr:\n%s", res, errs)
-			}
-			if !strings.Contains(res, filepath.Join(filepath.Dir(e.ws), "sib", "f")+" exists on the host but is ") {
-				t.Errorf("the model did not get the line naming the sibling:\n%s", res)
-			}
-		})
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexOutsideLine)
 	})
 
 	// A2, A3: the repository's own hooks (hooks.json and config.toml)
@@ -218,5 +193,36 @@ func codexKeyFromC(t *testing.T, e *env) {
 	e.checkAllowed(e.result(out, errs), out, errs)
 	if !slices.ContainsFunc(e.mock.Auth(), func(a string) bool { return strings.Contains(a, secretKey) }) {
 		t.Errorf("the key named with -c was not sent: %q", e.mock.Auth())
+	}
+}
+
+// codexQuietScratch is TestCodex/quiet-scratch for one user.
+func codexQuietScratch(t *testing.T, e *env) {
+	e.setCommand("/usr/local/go/bin/go version; echo x > ~/.noted; echo done-marker")
+	out, errs, code := runCodex(e)
+	if code != 0 || !strings.Contains(out+errs, "done-marker") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "~/.noted") {
+		t.Errorf("control: no line for ~/.noted:\n%s", errs)
+	}
+	for _, noise := range []string{"telemetry", "skills/.system", ".codex/skills", "thread-writer-locks"} {
+		if strings.Contains(errs, noise) {
+			t.Errorf("a line names %s:\n%s", noise, errs)
+		}
+	}
+}
+
+// codexOutsideLine is TestCodex/outside-line for one user.
+func codexOutsideLine(t *testing.T, e *env) {
+	mustWrite(t, filepath.Join(filepath.Dir(e.ws), "sib", "f"), "sibling-text\n")
+	e.setCommand("echo done-marker; cat ../sib/f")
+	out, errs, _ := runCodex(e)
+	res := e.result(out, errs)
+	if !strings.Contains(res, "done-marker") || strings.Contains(res, "sibling-text") {
+		t.Fatalf("tool result:\n%s\nstderr:\n%s", res, errs)
+	}
+	if !strings.Contains(res, filepath.Join(filepath.Dir(e.ws), "sib", "f")+" exists on the host but is ") {
+		t.Errorf("the model did not get the line naming the sibling:\n%s", res)
 	}
 }
