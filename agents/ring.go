@@ -62,6 +62,13 @@ type State struct {
 	// after the session but for its Data keys, also after a launcher
 	// that died (a journal replayed at the next launch or doctor).
 	Guard []GuardedFile
+	// Scratch lists what the agent is known to leave in the ring's
+	// scratch at every start and that carries nothing of the user's
+	// (Claude's ~/.claude/.last-cleanup, the skills Codex reinstalls):
+	// still dropped with the scratch, but not named in the closing line,
+	// which would otherwise bury the names that matter (#31). A trailing
+	// "/" marks a directory and what is below it.
+	Scratch []string
 }
 
 // GuardedFile is a JSON file launch restores after the session but for

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/launch/ring"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 // The scratch home of a session. In a per-command sandbox $HOME is an
@@ -79,7 +81,7 @@ func (h *scratchHome) finish(w io.Writer, keep string) {
 }
 
 // files returns the files and symlinks of the scratch home as ~/...
-// paths. Empty regular files and directories are left out: bwrap makes
+// paths, but Go's telemetry directory. Empty regular files and directories are left out: bwrap makes
 // them as mount points for the caches, tools and masks bound inside the
 // home, and they held nothing of the session's.
 func (h *scratchHome) files() []string {
@@ -94,7 +96,9 @@ func (h *scratchHome) files() []string {
 			}
 		}
 		rel, err := filepath.Rel(h.dir, p)
-		if err == nil {
+		if err == nil && !sandbox.Within(filepath.Join(h.home, rel), strings.TrimSuffix(ring.GoTelemetry(h.home), "/")) {
+			// Go's telemetry counters, written by every go command,
+			// are dropped without a line (#31).
 			out = append(out, "~/"+rel)
 		}
 		return nil

@@ -321,7 +321,17 @@ func (s *Shim) explainContext() explain.Context {
 			c.Protect = append(c.Protect, p.Path)
 		}
 		c.Writable = append(append(c.Writable, spec.Write...), spec.Caches...)
+		c.Visible = append(append(append(append(append([]string{}, spec.System...), spec.Read...), spec.Tools...), c.Writable...), spec.SharedCaches...)
+		for _, e := range spec.Etc {
+			c.Visible = append(c.Visible, filepath.Join("/etc", e))
+		}
 	}
+	for _, kv := range s.environ {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			c.Path = v
+		}
+	}
+	c.Root = os.Geteuid() == 0
 	return c
 }
 

@@ -109,6 +109,9 @@ func (Agent) State(s agents.Session) agents.State {
 		CreateDirs:  []string{dir},
 		CreateJSON:  []string{glob},
 		Guard:       []agents.GuardedFile{{Path: glob, Data: globalData}},
+		// The housekeeping sentinel Claude Code writes once a day (its
+		// mtime only): no line at the end (#31).
+		Scratch: []string{filepath.Join(dir, ".last-cleanup")},
 	}
 	for _, d := range dataDirs {
 		st.Write = append(st.Write, filepath.Join(dir, d))

@@ -33,3 +33,12 @@ func TestState(t *testing.T) {
 		t.Errorf("Credentials = %v", st.Credentials)
 	}
 }
+
+// TestStateScratch (#31): Claude Code's housekeeping sentinel is
+// declared as expected scratch; its settings are not (the control).
+func TestStateScratch(t *testing.T) {
+	st := New().State(agentstest.RingSession(nil))
+	if !slices.Contains(st.Scratch, "/home/u/.claude/.last-cleanup") || slices.Contains(st.Scratch, "/home/u/.claude/settings.json") {
+		t.Errorf("Scratch = %q", st.Scratch)
+	}
+}

@@ -6,6 +6,7 @@ package codex
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
@@ -48,6 +49,40 @@ var (
 // envKey finds a provider's env_key in config.toml.
 var envKey = regexp.MustCompile(`(?m)^\s*env_key\s*=\s*["']([^"']+)["']`)
 
+// argEnvKey finds an env_key in the value of a -c/--config override:
+// "model_providers.x.env_key=MY_KEY" (a bare or quoted string) or an
+// inline table, 'model_providers.x={..., env_key="MY_KEY"}' (#31).
+var argEnvKey = regexp.MustCompile(`(?:^|[.{,\s])env_key\s*=\s*["']?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// argsEnv returns the variables the user's own -c/--config overrides
+// name as a provider's key, for LoginEnv: a key given on the command
+// line (launch codex -- -c model_providers.x.env_key=MY_KEY) must reach
+// Codex as one in config.toml does. Only names, from the user's own
+// arguments; the value stays in the launcher's environment.
+func argsEnv(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a, v := args[i], ""
+		switch {
+		case a == "--":
+			return out
+		case (a == "-c" || a == "--config") && i+1 < len(args):
+			i++
+			v = args[i]
+		case strings.HasPrefix(a, "--config="):
+			v = strings.TrimPrefix(a, "--config=")
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			v = a[2:]
+		default:
+			continue
+		}
+		for _, m := range argEnvKey.FindAllStringSubmatch(v, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
 // State is $CODEX_HOME as a read-only layer with its data writable, and
 // auth.json (refreshed) as the credential; /etc/codex is its system
 // configuration.
@@ -59,8 +94,12 @@ func (Agent) State(s agents.Session) agents.State {
 		ReadOnly:    []string{filepath.Join(h, "config.toml"), filepath.Join(h, "hooks.json"), filepath.Join(h, ".env"), filepath.Join(h, "AGENTS.md"), filepath.Join(h, "rules") + "/", filepath.Join(h, "prompts") + "/"},
 		Credentials: []string{filepath.Join(h, "auth.json")},
 		LoginEnv: append([]string{"OPENAI_*", "CODEX_*"},
-			agents.ConfigEnv(envKey, filepath.Join(h, "config.toml"), "/etc/codex/config.toml")...),
+			append(agents.ConfigEnv(envKey, filepath.Join(h, "config.toml"), "/etc/codex/config.toml"), argsEnv(s.Args)...)...),
 		CreateDirs: []string{h},
+		// Codex reinstalls its own skills at every start and makes a
+		// lock directory for its thread writer (0.171.0, measured):
+		// dropped with the scratch, without a line (#31).
+		Scratch: []string{filepath.Join(h, "skills", ".system") + "/", filepath.Join(h, "thread-writer-locks") + "/"},
 	}
 	for _, d := range dataDirs {
 		st.Write = append(st.Write, filepath.Join(h, d))

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/agentstest"
 )
 
@@ -20,5 +21,57 @@ func TestState(t *testing.T) {
 	agentstest.CheckState(t, st, []string{"/c"}, []string{"/c/sessions"}, []string{"/c/config.toml"})
 	if !slices.Equal(st.Credentials, []string{"/c/auth.json"}) {
 		t.Errorf("CODEX_HOME: %+v", st)
+	}
+}
+
+// TestArgsEnv (#31): a provider's key named by the user's own -c or
+// --config override stays in the ring's environment, as one named in
+// config.toml does; other overrides and the prompt name nothing.
+func TestArgsEnv(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-c", "model_providers.x.env_key=MY_KEY"}, []string{"MY_KEY"}},
+		{[]string{"--config", `model_providers.x.env_key="MY_KEY"`}, []string{"MY_KEY"}},
+		{[]string{"--config=model_providers.x.env_key='K2'"}, []string{"K2"}},
+		{[]string{"-c", `model_providers.x={name="x", base_url="http://h", env_key="INLINE_KEY"}`, "-c", "model_provider=x"}, []string{"INLINE_KEY"}},
+		{[]string{"-cmodel_providers.y.env_key=Y_KEY"}, []string{"Y_KEY"}},
+		// Positive control beside the negatives: the same key as a
+		// prompt, after "--", or in another option names nothing.
+		{[]string{"exec", "env_key=NOT_ME"}, nil},
+		{[]string{"--", "-c", "model_providers.x.env_key=NOT_ME"}, nil},
+		{[]string{"-c", "model_provider=x", "-m", "env_key=NOT_ME"}, nil},
+		{[]string{"-c", "model_providers.x.my_env_key=NOT_ME"}, nil},
+	} {
+		if got := argsEnv(tc.args); !slices.Equal(got, tc.want) {
+			t.Errorf("argsEnv(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	st := New().State(func() agents.Session {
+		s := agentstest.RingSession(nil)
+		s.Args = []string{"exec", "-c", "model_providers.x.env_key=MY_KEY"}
+		return s
+	}())
+	if !slices.Contains(st.LoginEnv, "MY_KEY") || !slices.Contains(st.LoginEnv, "OPENAI_*") {
+		t.Errorf("LoginEnv = %q, want MY_KEY beside OPENAI_*", st.LoginEnv)
+	}
+}
+
+// TestStateScratch (#31): the names Codex leaves at every start are
+// declared as expected scratch, and nothing of its data or code is.
+func TestStateScratch(t *testing.T) {
+	st := New().State(agentstest.RingSession(nil))
+	for _, want := range []string{"/home/u/.codex/skills/.system/", "/home/u/.codex/thread-writer-locks/"} {
+		if !slices.Contains(st.Scratch, want) {
+			t.Errorf("Scratch %q lacks %q", st.Scratch, want)
+		}
+	}
+	for _, s := range st.Scratch {
+		for _, w := range append(append([]string{}, st.Write...), st.Credentials...) {
+			if s == w || s == w+"/" {
+				t.Errorf("%q is both quiet scratch and kept", s)
+			}
+		}
 	}
 }

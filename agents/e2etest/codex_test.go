@@ -8,6 +8,9 @@ package e2etest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
@@ -53,6 +56,30 @@ func TestCodex(t *testing.T) {
 		e := newEnv(t, bin, deniedCommand)
 		out, errs, _ := runCodex(e)
 		e.checkDenied(e.result(out, errs))
+	})
+
+	// #31: the provider's key named on the command line (-c), not in
+	// config.toml, still reaches Codex (it would otherwise fail with a
+	// missing variable, secret_env matching *_KEY), and still not the
+	// command. The positive control is the plain "allowed" run above
+	// with the key named in config.toml.
+	t.Run("key-from-c", func(t *testing.T) {
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexKeyFromC)
+	})
+
+	// #31: the names every run leaves in the scratch (Go's telemetry
+	// counters in the commands' scratch home, the skills Codex
+	// reinstalls in its state layer) are dropped without a line; a file
+	// the command wrote there keeps its line (the control).
+	t.Run("quiet-scratch", func(t *testing.T) {
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexQuietScratch)
+	})
+
+	// #31: in a session the model reads the line naming a sibling
+	// directory's file that the sandbox hides (the judge explains as
+	// run does); the control is the command's own output beside it.
+	t.Run("outside-line", func(t *testing.T) {
+		asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, "codex", codexOutsideLine)
 	})
 
 	// A2, A3: the repository's own hooks (hooks.json and config.toml)
@@ -149,5 +176,53 @@ func TestCodexModelShell(t *testing.T) {
 			}
 			e.checkProbe("model-shell", out, errs)
 		})
+	}
+}
+
+// codexKeyFromC is TestCodex/key-from-c for one user.
+func codexKeyFromC(t *testing.T, e *env) {
+	e.setCommand(allowedCommand(e, "CLI_PROVIDER_KEY"))
+	envs := codexSetup(e)
+	e.write("~/.codex/config.toml", strings.Replace(readFile(t, e.home+"/.codex/config.toml"), `env_key = "MOCK_API_KEY"`+"\n", "", 1))
+	out, errs, code := e.launch("codex", append(envs, "CLI_PROVIDER_KEY="+secretKey), "exec", "--skip-git-repo-check", "--json",
+		"--disable", "plugins", "-c", "analytics.enabled=false", "--disable", "unbounded_connection_retries",
+		"-c", "model_providers.mock.env_key=CLI_PROVIDER_KEY", "run the command")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	e.checkAllowed(e.result(out, errs), out, errs)
+	if !slices.ContainsFunc(e.mock.Auth(), func(a string) bool { return strings.Contains(a, secretKey) }) {
+		t.Errorf("the key named with -c was not sent: %q", e.mock.Auth())
+	}
+}
+
+// codexQuietScratch is TestCodex/quiet-scratch for one user.
+func codexQuietScratch(t *testing.T, e *env) {
+	e.setCommand("/usr/local/go/bin/go version; echo x > ~/.noted; echo done-marker")
+	out, errs, code := runCodex(e)
+	if code != 0 || !strings.Contains(out+errs, "done-marker") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "~/.noted") {
+		t.Errorf("control: no line for ~/.noted:\n%s", errs)
+	}
+	for _, noise := range []string{"telemetry", "skills/.system", ".codex/skills", "thread-writer-locks"} {
+		if strings.Contains(errs, noise) {
+			t.Errorf("a line names %s:\n%s", noise, errs)
+		}
+	}
+}
+
+// codexOutsideLine is TestCodex/outside-line for one user.
+func codexOutsideLine(t *testing.T, e *env) {
+	mustWrite(t, filepath.Join(filepath.Dir(e.ws), "sib", "f"), "sibling-text\n")
+	e.setCommand("echo done-marker; cat ../sib/f")
+	out, errs, _ := runCodex(e)
+	res := e.result(out, errs)
+	if !strings.Contains(res, "done-marker") || strings.Contains(res, "sibling-text") {
+		t.Fatalf("tool result:\n%s\nstderr:\n%s", res, errs)
+	}
+	if !strings.Contains(res, filepath.Join(filepath.Dir(e.ws), "sib", "f")+" exists on the host but is ") {
+		t.Errorf("the model did not get the line naming the sibling:\n%s", res)
 	}
 }

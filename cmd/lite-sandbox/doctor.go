@@ -5,6 +5,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -64,6 +66,8 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		a := ag.Info()
 		if p, err := a.Path(); err == nil {
 			esc.Fprintf(w, "agent %s: %s\n", a.Name, p)
+		} else if p := launch.ScriptsAgentsBin(a.Binary, os.Getenv, s.Home); p != "" {
+			esc.Fprintf(w, "agent %s: not on PATH; installed by scripts/agents at %s (to use it: export PATH=\"%s:$PATH\")\n", a.Name, p, filepath.Dir(p))
 		} else {
 			fmt.Fprintf(w, "agent %s: not installed (%s)\n", a.Name, a.Install)
 		}

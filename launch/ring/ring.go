@@ -247,6 +247,19 @@ func realOrSelf(p string) string {
 	return p
 }
 
+// quietNames are the names left in the ring's scratch that need no
+// line: the adapter's (agents.State.Scratch) and Go's telemetry.
+func quietNames(in Input, home string) []string {
+	var out []string
+	if home != "" && home != "/" {
+		out = append(out, GoTelemetry(home))
+	}
+	if in.State != nil {
+		out = append(out, in.State.Scratch...)
+	}
+	return out
+}
+
 // Prepare prepares the ring around plan's argv: the private /tmp,
 // the scratch home and the state layers' scratch directories are made,
 // the argv is wrapped in bwrap and the confine step. done, called after
@@ -295,7 +308,7 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 				persistKept(stderr, k, sc.dir)
 			}
 		}
-		finishScratches(stderr, scratches, prep.Mounts, r.Command.Home, keeps)
+		finishScratches(stderr, scratches, prep.Mounts, r.Command.Home, keeps, quietNames(in, r.Command.Home))
 	}
 	return prep.Args, done, nil
 }

@@ -64,11 +64,32 @@ func makeScratch(dir, real string) error {
 // x.tmp, x~): not worth a line when one is left behind by a kill.
 var debris = regexp.MustCompile(`(\.lock|\.tmp|\.tmp\.[^/]*|\.swp|~)$`)
 
+// quiet tells whether p (a path in the ring) is one of the names an
+// agent or a tool is known to leave in the scratch at every run
+// (agents.State.Scratch, GoTelemetry): dropped without a line (#31).
+func quiet(p string, names []string) bool {
+	for _, n := range names {
+		if d, ok := strings.CutSuffix(n, "/"); ok && sandbox.Within(p, d) || p == n {
+			return true
+		}
+	}
+	return false
+}
+
+// GoTelemetry is where Go's toolchain keeps its telemetry counters
+// below a home ($XDG_CONFIG_HOME/go/telemetry, ~/.config by default):
+// every go command writes it, and in a scratch home it is expected
+// noise.
+func GoTelemetry(home string) string {
+	return filepath.Join(home, ".config", "go", "telemetry") + "/"
+}
+
 // scratchLeft returns what the agent left in the scratch directory dir
 // (shown at real in the ring), as paths in the ring: every file but the
 // mount points bwrap made there for the ring's mounts (and the
-// directories it made on the way to them) and lock/temp debris.
-func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
+// directories it made on the way to them), lock/temp debris and the
+// quiet names (agents.State.Scratch).
+func scratchLeft(dir, real string, mounts []sandbox.Mount, quietNames []string) []string {
 	var out []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
@@ -88,7 +109,7 @@ func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
 			}
 		}
 		switch {
-		case point || debris.MatchString(d.Name()):
+		case point || debris.MatchString(d.Name()) || quiet(inRing, quietNames):
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -98,7 +119,7 @@ func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
 			// A directory bwrap made to reach a mount point: look inside.
 		default:
 			// A new directory is one entry, with what it holds.
-			if n := countFiles(p); n > 0 {
+			if n := countFiles(p, inRing, quietNames); n > 0 {
 				out = append(out, fmt.Sprintf("%s/ (%d files)", inRing, n))
 			}
 			return filepath.SkipDir
@@ -108,11 +129,15 @@ func scratchLeft(dir, real string, mounts []sandbox.Mount) []string {
 	return out
 }
 
-// countFiles counts what is not a directory below dir.
-func countFiles(dir string) int {
+// countFiles counts what is not a directory below dir (shown at real in
+// the ring) and not quiet.
+func countFiles(dir, real string, quietNames []string) int {
 	n := 0
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if rel, err := filepath.Rel(dir, p); err == nil && !quiet(filepath.Join(real, rel), quietNames) {
 			n++
 		}
 		return nil
@@ -123,11 +148,11 @@ func countFiles(dir string) int {
 // finishScratches says in one line what the agent left in the scratch
 // directories, which vanish now, but the kept data files, and removes
 // them (RemoveAll never follows the mount points' symlinks).
-func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, home string, keeps map[string]kept) {
+func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, home string, keeps map[string]kept, quietNames []string) {
 	var left []string
 	for _, sc := range scratches {
 		k, hasKept := keeps[sc.dir]
-		for _, p := range scratchLeft(sc.dir, sc.real, mounts) {
+		for _, p := range scratchLeft(sc.dir, sc.real, mounts, quietNames) {
 			if hasKept && filepath.Dir(p) == sc.real && k.matches(filepath.Base(p)) {
 				continue // kept (persistKept), or said why not
 			}

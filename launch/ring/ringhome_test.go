@@ -51,13 +51,13 @@ func TestRingHomeLeft(t *testing.T) {
 		ms = append(ms, sandbox.Mount{Kind: sandbox.ROBind, Src: home + "/" + n, Dst: home + "/" + n})
 	}
 	ms = append(ms, sandbox.Mount{Kind: sandbox.Bind, Src: dir, Dst: home})
-	got := scratchLeft(dir, home, ms)
+	got := scratchLeft(dir, home, ms, nil)
 	want := []string{"/home/u/.config/mine", "/home/u/.link", "/home/u/.new/ (1 files)", "/home/u/.notes"}
 	if !slices.Equal(got, want) {
 		t.Errorf("scratchLeft = %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil)
+	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil, nil)
 	if l := b.String(); strings.Count(l, "\n") != 1 || !strings.Contains(l, "~/.config/mine, ~/.link, ~/.new/ (1 files), ~/.notes outside what it may keep") {
 		t.Errorf("closing line %q", l)
 	}
@@ -67,8 +67,43 @@ func TestRingHomeLeft(t *testing.T) {
 	b.Reset()
 	os.Mkdir(dir, 0o700)
 	os.WriteFile(filepath.Join(dir, ".gitconfig"), nil, 0o600)
-	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil)
+	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil, nil)
 	if b.Len() != 0 {
 		t.Errorf("line for a scratch home with only mount points: %q", b.String())
+	}
+}
+
+// TestRingQuietNames (#31): the names an adapter declares as expected
+// scratch (agents.State.Scratch) and Go's telemetry are dropped without
+// a line; anything else beside them keeps its line (the control).
+func TestRingQuietNames(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	for _, p := range []string{".claude/.last-cleanup", ".codex/skills/.system/a/SKILL.md",
+		".config/go/telemetry/local/x.count", ".codex/skills/mine/SKILL.md", ".claude/.last-cleanup2", ".config/go/env"} {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o700)
+		os.WriteFile(full, []byte("x"), 0o600)
+	}
+	home := "/home/u"
+	ms := []sandbox.Mount{{Kind: sandbox.Bind, Src: dir, Dst: home}}
+	names := []string{home + "/.claude/.last-cleanup", home + "/.codex/skills/.system/", GoTelemetry(home)}
+	got := scratchLeft(dir, home, ms, names)
+	want := []string{"/home/u/.claude/ (1 files)", "/home/u/.codex/ (1 files)", "/home/u/.config/ (1 files)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("scratchLeft = %q, want %q", got, want)
+	}
+	if got := scratchLeft(dir, home, ms, nil); len(got) != 3 || !slices.Contains(got, "/home/u/.claude/ (2 files)") {
+		t.Errorf("without quiet names: %q", got)
+	}
+	var b bytes.Buffer
+	os.RemoveAll(filepath.Join(dir, ".claude/.last-cleanup2"))
+	os.RemoveAll(filepath.Join(dir, ".codex/skills/mine"))
+	os.RemoveAll(filepath.Join(dir, ".config/go/env"))
+	finishScratches(&b, []scratch{{dir, home}}, ms, home, nil, names)
+	if b.Len() != 0 {
+		t.Errorf("a line for quiet names only: %q", b.String())
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		t.Error("scratch not removed")
 	}
 }

@@ -34,6 +34,15 @@ type Context struct {
 	Writable []string
 	// NetworkOff is true when the command had no network.
 	NetworkOff bool
+	// Visible lists the absolute paths outside the workspace the sandbox
+	// shows (system directories, /etc, sandbox.read, sandbox.write,
+	// tools, caches): a path elsewhere that exists on the host is hidden.
+	Visible []string
+	// Path is the command's PATH, to find a tool the sandbox hides.
+	Path string
+	// Root is true when the command ran as root, which in the sandbox
+	// has no capabilities (rootcaps.go).
+	Root bool
 }
 
 // maxLines bounds what one failure prints.
@@ -67,6 +76,16 @@ func LinesOf(t validator.Traced, c Context) []string {
 			add(c.write(t, call.Dir))
 		}
 		network = network || c.NetworkOff && wantsNetwork(call.Argv)
+	}
+	add(c.repoLine(calls))
+	for _, call := range calls {
+		for _, o := range operands(call.Argv) {
+			add(c.outsideLine(o, call.Dir))
+		}
+		if len(call.Argv) > 0 {
+			add(c.toolLine(call.Argv[0]))
+		}
+		add(c.rootLine(call.Argv))
 	}
 	if network && len(out) < maxLines {
 		out = append(out, `lite-sandbox: the network is off in this sandbox (to allow: sandbox.network = "open", or --network open)`)
@@ -107,6 +126,11 @@ func (c Context) write(p, dir string) string {
 		if sandbox.Within(abs, w) {
 			return ""
 		}
+	}
+	if (c.Home == "" || !sandbox.Within(abs, c.Home)) && c.hidden(filepath.Dir(abs)) {
+		// A sibling of the workspace (../other/x): not read-only but
+		// absent in the sandbox (outside.go).
+		return "lite-sandbox: " + p + " is in " + filepath.Dir(abs) + ", which exists on the host but is not visible in the sandbox (to allow: add it to sandbox.write in your own config)"
 	}
 	for _, ok := range []string{"/tmp", "/dev"} {
 		if sandbox.Within(abs, ok) {

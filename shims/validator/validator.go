@@ -109,6 +109,7 @@ type Validator struct {
 	rules    []*rule
 	denyEnv  []string
 	deny     []denyPath
+	write    []string // sandbox.write, resolved (a worktree may go there)
 	maxDepth int
 	parsers  *sync.Pool // *syntax.Parser; a parser is not safe for concurrent use; shared by At's copies
 }
@@ -180,6 +181,11 @@ func compile(p *policy.Policy, env Env) (*Validator, error) {
 		}
 		if ok {
 			v.deny = append(v.deny, dp)
+		}
+	}
+	for _, w := range p.Sandbox.Write {
+		if r, ok, err := resolvePolicyPath(w, env); err == nil && ok {
+			v.write = append(v.write, r)
 		}
 	}
 	seen := map[string]bool{}

@@ -141,6 +141,8 @@ func (c *checker) git(args []arg, node syntax.Node, sc *scope) {
 		if len(rest) > 0 && !rest[0].dyn && rest[0].val == "run" {
 			c.inner(rest[1:], node, sc, stdin{})
 		}
+	case "worktree":
+		c.gitWorktree(rest, gitDir(args, s.pos[s.sub], sc), node)
 	}
 }
 
