@@ -134,7 +134,8 @@ func cachesGoBuild(t *testing.T, b sandbox.Backend, home, ws string, base sandbo
 	goroot := filepath.Dir(filepath.Dir(goBin))
 	s := base
 	s.Read = append(s.Read, goroot)
-	r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")}, `go build . && go list -export -f '{{.Export}}' .`)
+	// The sandbox's own /tmp: the caller's TMPDIR is not visible inside.
+	r := runConfined(t, b, s, runOpts{env: append(env, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin", "TMPDIR=/tmp")}, `go build . && go list -export -f '{{.Export}}' .`)
 	if r.code != 0 {
 		t.Fatalf("go build: %v", r)
 	}
