@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/internal/procstat"
 	"net"
 	"os"
 	"path/filepath"
@@ -176,7 +177,7 @@ func (s *Shim) agentProcess() int {
 	if s.peer <= 0 {
 		return 0
 	}
-	return parentOf(s.peer)
+	return procstat.Parent(s.peer)
 }
 
 // hookFresh bounds the age of the ask hook's shim: the agent started it
@@ -196,7 +197,7 @@ func (s *Shim) askerProcess() int {
 	if !ok || age > hookFresh {
 		return 0
 	}
-	return parentOf(s.peer)
+	return procstat.Parent(s.peer)
 }
 
 // processAge is how long ago pid started, from its start time in
@@ -229,23 +230,4 @@ func processAge(pid int) (time.Duration, bool) {
 	}
 	const userHZ = 100
 	return time.Duration(up*float64(time.Second)) - time.Duration(ticks)*time.Second/userHZ, true
-}
-
-// parentOf reads pid's parent from /proc/PID/stat (the field after the
-// command name, which may itself hold spaces and parentheses).
-func parentOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
 }

@@ -4,7 +4,7 @@
 package term
 
 import (
-	"bytes"
+	"github.com/lite-sandbox/lite-sandbox/internal/procstat"
 	"os"
 	"strconv"
 	"strings"
@@ -29,7 +29,7 @@ func IsAgent(pid int) bool {
 	}
 	leader := j.leader.Process.Pid
 	for p, i := pid, 0; i < 4 && p > 1; i++ {
-		if p = parentOf(p); p == leader {
+		if p = procstat.Parent(p); p == leader {
 			return true
 		}
 	}
@@ -49,23 +49,4 @@ func nsPids(pid string) []string {
 		}
 	}
 	return nil
-}
-
-// parentOf reads pid's parent from /proc/PID/stat (the field after the
-// command name, which may itself hold spaces and parentheses).
-func parentOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
 }
