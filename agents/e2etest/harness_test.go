@@ -229,30 +229,33 @@ func (e *env) write(rel, content string) {
 // stdout, stderr and exit status.
 func (e *env) launch(agent string, extraEnv []string, args ...string) (string, string, int) {
 	e.t.Helper()
+	t0 := time.Now()
+	out, errs, code := e.lite(extraEnv, append([]string{"launch", "--sandbox", "on", agent, "--"}, args...)...)
+	e.t.Logf("launch %s took %v", agent, time.Since(t0).Round(time.Millisecond))
+	return out, errs, code
+}
+
+// lite runs the lite-sandbox binary with args in the workspace as e's
+// user, stdin /dev/null, with a hang guard of two minutes, and returns
+// its stdout, stderr and exit status.
+func (e *env) lite(extraEnv []string, args ...string) (string, string, int) {
+	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	argv := append([]string{"launch", "--sandbox", "on", agent, "--"}, args...)
-	cmd := exec.CommandContext(ctx, binary, argv...)
-	cmd.Dir = e.ws
-	cmd.Env = append(append([]string{}, e.vars...), extraEnv...)
+	cmd := e.lsCmd(ctx, args...)
+	cmd.Env = append(cmd.Env, extraEnv...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	e.chownTree()
-	e.credential(cmd)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	t0 := time.Now()
 	err := cmd.Run()
-	e.t.Logf("launch %s took %v", agent, time.Since(t0).Round(time.Millisecond))
 	if ctx.Err() != nil {
-		e.t.Fatalf("launch %s: timed out after 120s\nstdout:\n%s\nstderr:\n%s", agent, out.String(), errb.String())
+		e.t.Fatalf("lite-sandbox %s: timed out after 120s\nstdout:\n%s\nstderr:\n%s", args[0], out.String(), errb.String())
 	}
 	code := 0
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
-			e.t.Fatalf("launch %s: %v", agent, err)
+			e.t.Fatalf("lite-sandbox %s: %v", args[0], err)
 		}
 		code = ee.ExitCode()
 	}

@@ -269,7 +269,7 @@ func TestKeptStateJournal(t *testing.T) {
 			var out, errs string
 			var code int
 			if next == "doctor" {
-				out, errs, code = e.lite("doctor")
+				out, errs, code = e.lite(nil, "doctor")
 			} else {
 				out, errs, code = e.keepLaunch("noop")
 			}
@@ -328,24 +328,4 @@ func (e *env) killMidSession() {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-}
-
-// lite runs lite-sandbox with args in the workspace as e's user.
-func (e *env) lite(args ...string) (string, string, int) {
-	e.t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = e.ws
-	cmd.Env = e.vars
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	e.chownTree()
-	e.credential(cmd)
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		e.t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
 }

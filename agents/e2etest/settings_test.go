@@ -10,7 +10,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/json"
@@ -21,7 +20,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -188,31 +186,7 @@ func (e *env) setPath(dir string) {
 // e's user and returns its stdout, stderr and exit status.
 func (e *env) run(extraEnv []string, args ...string) (string, string, int) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, append([]string{"run", "--sandbox", "on", "--"}, args...)...)
-	cmd.Dir = e.ws
-	cmd.Env = append(append([]string{}, e.vars...), extraEnv...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	e.chownTree()
-	e.credential(cmd)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		e.t.Fatalf("run: timed out after 120s\nstdout:\n%s\nstderr:\n%s", out.String(), errb.String())
-	}
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			e.t.Fatalf("run: %v", err)
-		}
-		code = ee.ExitCode()
-	}
-	return out.String(), errb.String(), code
+	return e.lite(extraEnv, append([]string{"run", "--sandbox", "on", "--"}, args...)...)
 }
 
 // TestNpmRegistrySetting (issue 31, finding 2): `npm install` with the
