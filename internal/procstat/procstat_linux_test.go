@@ -5,6 +5,7 @@ package procstat
 
 import (
 	"os"
+	"syscall"
 	"testing"
 )
 
@@ -15,5 +16,15 @@ func TestParent(t *testing.T) {
 	}
 	if got := Parent(1 << 30); got != 0 {
 		t.Errorf("Parent(no such pid) = %d, want 0", got)
+	}
+}
+
+func TestGroup(t *testing.T) {
+	t.Parallel()
+	if got, want := Group(os.Getpid()), syscall.Getpgrp(); got != want {
+		t.Errorf("Group(self) = %d, want %d", got, want)
+	}
+	if got := Group(1 << 30); got != 0 {
+		t.Errorf("Group(no such pid) = %d, want 0", got)
 	}
 }

@@ -83,6 +83,7 @@ type Proxy struct {
 	transport *http.Transport
 	server    *http.Server
 	conns     chan net.Conn
+	gate      *gate
 }
 
 // New returns a proxy over r.
@@ -109,28 +110,45 @@ func (p *Proxy) init() {
 			DisableKeepAlives: true,
 		}
 		p.conns = make(chan net.Conn)
+		p.gate = newGate(descriptorLimit())
+		// Slow clients are cut: 30s for the request's header (and for
+		// the first byte, serveConn), 60s idle between the requests of
+		// a kept-alive client connection; a tunnel (CONNECT) is the
+		// client's own and has no bound.
 		p.server = &http.Server{Handler: http.HandlerFunc(p.serveHTTP), ReadHeaderTimeout: 30 * time.Second,
-			ErrorLog: discardLog}
+			IdleTimeout: 60 * time.Second, ErrorLog: discardLog}
 		go p.server.Serve(chanListener{p.conns})
 	})
 }
 
-// Serve accepts connections on l until it is closed.
+// Serve accepts connections on l until it is closed. An error of
+// accept (EMFILE, ENFILE, ENOBUFS: the process is out of descriptors or
+// memory) is waited out with a growing pause, as the judge's loop and
+// the bridge's do, never taken as the end: returning left the socket
+// taking connections nobody served, and every later request of the
+// session failed (issue #27). Each connection passes the gate (gate.go)
+// first.
 func (p *Proxy) Serve(l net.Listener) error {
 	p.init()
+	var delay time.Duration
 	for {
 		c, err := l.Accept()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("egress proxy: accept: %w", err)
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			time.Sleep(delay)
+			continue
 		}
-		go p.serveConn(c)
+		delay = 0
+		client := clientOf(c)
+		if why := p.gate.take(client); why != "" {
+			p.turnAway(c, client, why)
+			continue
+		}
+		gc := &gatedConn{Conn: c, release: func() { p.gate.release(client) }}
+		go p.serveConn(gc)
 	}
 }
 
