@@ -60,6 +60,9 @@ func lines(ds []Decision, max int) []string {
 // allows: a malformed name, an allowed name that does not resolve).
 func refusalLine(d Decision) string {
 	hp := HostPort(d.Host, d.Port)
+	if d.Via == ViaAccept {
+		return "lite-sandbox: the egress proxy turned connections away before they named a target: " + d.Reason
+	}
 	if d.Result == ResultFailed {
 		return fmt.Sprintf("lite-sandbox: network access to %s failed: %s (it is allowed; check the name and that this host reaches it)", hp, d.Reason)
 	}

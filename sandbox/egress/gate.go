@@ -106,13 +106,18 @@ const busyAnswer = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain
 	ErrorHeader + ": lite-sandbox-too-many-connections\r\n\r\n" +
 	"lite-sandbox: the egress proxy refused this connection: %s; close some and retry\n"
 
+// ViaAccept is the Via of a connection refused before it named a
+// target (turned away by the gate, or one whose request could not be
+// read as SOCKS5 or HTTP).
+const ViaAccept = "accept"
+
 // turnAway answers and closes a connection over a bound.
 func (p *Proxy) turnAway(c net.Conn, client, why string) {
 	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 	fmt.Fprintf(c, busyAnswer, why)
 	c.Close()
 	if p.gate.note(client) {
-		p.record(Decision{Host: "-", Result: ResultRefused, Reason: "too many connections: " + why + " (" + client + ")", Via: "accept"})
+		p.record(Decision{Host: "-", Result: ResultRefused, Reason: "too many connections: " + why + " (" + client + ")", Via: ViaAccept})
 	}
 }
 

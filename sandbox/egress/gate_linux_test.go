@@ -154,7 +154,7 @@ func TestGateTurnsAwayOneClient(t *testing.T) {
 		t.Errorf("another process group while the first holds its share: %q, want ok", got)
 	}
 	mu.Lock()
-	if len(ds) != 1 || ds[0].Result != ResultRefused || ds[0].Via != "accept" || !strings.Contains(ds[0].Reason, "too many connections") {
+	if len(ds) != 1 || ds[0].Result != ResultRefused || ds[0].Via != ViaAccept || !strings.Contains(ds[0].Reason, "too many connections") {
 		t.Errorf("records = %+v, want one refusal without a target", ds)
 	}
 	mu.Unlock()
