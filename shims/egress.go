@@ -77,10 +77,19 @@ func (s *Shim) startEgress() (string, func(), error) {
 	seen := egress.NewDedup()
 	s.egress = st
 	p.Resolver = testResolver
+	logPath := s.egressLogPath()
+	var warn sync.Once
 	p.Record = func(d egress.Decision) {
 		st.mu.Lock()
 		st.decisions = append(st.decisions, d)
 		st.mu.Unlock()
+		if logPath != "" {
+			if line, err := egress.Marshal(d); err == nil {
+				if err := audit.AppendRotated(logPath, line, egress.LogMaxBytes, egress.LogKeep); err != nil {
+					warn.Do(func() { esc.Fprintf(s.stderr, "lite-sandbox: warning: egress log: %v\n", err) })
+				}
+			}
+		}
 		if seen.First(d) {
 			s.auditEgress(d)
 		}
@@ -88,6 +97,19 @@ func (s *Shim) startEgress() (string, func(), error) {
 	p.OnBridge = func(up bool) { st.mu.Lock(); st.bridgeDown = !up; st.mu.Unlock() }
 	go p.Serve(l)
 	return sock, func() { l.Close(); os.RemoveAll(dir) }, nil
+}
+
+// egressLogPath is where the per-command proxy (`run`, a shim outside a
+// session) records every connection: egress.jsonl in the audit log's
+// directory (XDG_STATE_HOME/lite-sandbox), the same records and
+// rotation as a session's (docs/egress.md "The audit"), or "" when the
+// audit log is off (LITE_SANDBOX_NO_AUDIT=1) or has no directory.
+func (s *Shim) egressLogPath() string {
+	dir, off, err := s.auditDir()
+	if off || err != nil || os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	return filepath.Join(dir, egress.LogName)
 }
 
 // removeStaleEgressDirs removes the socket directories of shims that are

@@ -42,7 +42,7 @@ func (s *Shim) explain(status int) {
 	if s.judged == "" {
 		return
 	}
-	failed := status != 0 && status <= 128
+	failed := failedOwn(status)
 	home := runtime.GOOS == "linux" && s.Home != "" && explain.MayReachHome(s.judged, s.Home)
 	if !failed && !home {
 		// The common case: a command that succeeded and names nothing in
@@ -74,4 +74,12 @@ func (s *Shim) explain(status int) {
 	for _, l := range lines {
 		fmt.Fprintln(s.stderr, esc.Text(l)+tag)
 	}
+}
+
+// failedOwn reports whether a command's status is a failure of its own,
+// to be explained: not 0, and not a death by signal (128+N, N up to 64,
+// which the person or a timeout caused). 255 is one: ssh exits with it
+// when the connection fails, as do other tools for a fatal error.
+func failedOwn(status int) bool {
+	return status != 0 && (status <= 128 || status > 128+64)
 }

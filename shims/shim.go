@@ -291,7 +291,7 @@ func runForwarding(path string, args, env []string, dir string, stdin *os.File, 
 func (s *Shim) finish(status int) {
 	s.audit("sandboxed", status)
 	s.explain(status)
-	if status != 0 && status <= 128 && s.judged != "" {
+	if failedOwn(status) && s.judged != "" {
 		for _, l := range s.egressLines() {
 			fmt.Fprintln(s.stderr, esc.Text(l))
 		}

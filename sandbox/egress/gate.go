@@ -4,6 +4,7 @@
 package egress
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"sync"
@@ -111,13 +112,22 @@ const busyAnswer = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain
 // read as SOCKS5 or HTTP).
 const ViaAccept = "accept"
 
+// NoTarget is the Host of a record refused before the client named a
+// target.
+const NoTarget = "-"
+
+// noTarget records a request refused before it named a usable target.
+func (p *Proxy) noTarget(ctx context.Context, via, why string) {
+	p.record(Decision{Command: commandOf(ctx), Host: NoTarget, Result: ResultRefused, Reason: why, Via: via})
+}
+
 // turnAway answers and closes a connection over a bound.
 func (p *Proxy) turnAway(c net.Conn, client, why string) {
 	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 	fmt.Fprintf(c, busyAnswer, why)
 	c.Close()
 	if p.gate.note(client) {
-		p.record(Decision{Host: "-", Result: ResultRefused, Reason: "too many connections: " + why + " (" + client + ")", Via: ViaAccept})
+		p.record(Decision{Host: NoTarget, Result: ResultRefused, Reason: "too many connections: " + why + " (" + client + ")", Via: ViaAccept})
 	}
 }
 

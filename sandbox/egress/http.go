@@ -51,10 +51,12 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !r.URL.IsAbs() || r.URL.Host == "" {
+		p.noTarget(r.Context(), "http", "not a proxy request (an absolute URL or CONNECT)")
 		http.Error(w, "lite-sandbox egress proxy: only proxy requests (absolute URL or CONNECT)", http.StatusBadRequest)
 		return
 	}
 	if r.URL.Scheme != "http" {
+		p.noTarget(r.Context(), "http", "only http:// URLs are forwarded (use CONNECT for https), not "+printable(r.URL.Scheme)+"://")
 		http.Error(w, "lite-sandbox egress proxy: only http:// URLs are forwarded; use CONNECT for https", http.StatusBadRequest)
 		return
 	}

@@ -175,7 +175,7 @@ func (p *Proxy) serveConn(c net.Conn) {
 func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []netip.Addr, *refusal) {
 	name, ref := p.Rules.checkName(host, port)
 	if ref != nil {
-		return name, nil, ref
+		return name, nil, p.specialLiteral(name, port, ref)
 	}
 	if !p.Rules.portOK(port) && !p.Rules.portNamed(port) {
 		return name, nil, portRefusal(name, port)
@@ -218,6 +218,23 @@ func (p *Proxy) vet(ctx context.Context, host string, port uint16) (string, []ne
 	return name, ok, nil
 }
 
+// specialLiteral turns the refusal of an IP literal that allow_domains
+// does not name into one that says what the address is when it is
+// special: allow_domains alone would not let it through (the address
+// check refuses it next), so the advice names allow_addresses first.
+func (p *Proxy) specialLiteral(name string, port uint16, ref *refusal) *refusal {
+	a, err := netip.ParseAddr(name)
+	if err != nil || ref.Key != keyAllowDomains {
+		return ref
+	}
+	s := classify(a, p.hosts.get())
+	if s == "" || p.Rules.addrAllowed(a, port) {
+		return ref
+	}
+	return &refusal{Host: name, Port: port, Key: keyAllowAddresses,
+		Reason: fmt.Sprintf("it is %s, %s", name, s)}
+}
+
 // dialChecked vets "host:port" and dials the vetted addresses (or the
 // upstream proxy), recording the connection under the command named in
 // ctx.
@@ -252,6 +269,10 @@ func (p *Proxy) dialChecked(ctx context.Context, hostport, via string) (net.Conn
 	d.Addr = addr
 	if err != nil {
 		d.Result, d.Reason = ResultFailed, "dial failed: "+err.Error()
+		var auth *upstreamAuthError
+		if errors.As(err, &auth) {
+			d.Key, d.Reason = keyUpstreamProxy, auth.Error()
+		}
 		p.record(d)
 		return nil, err
 	}

@@ -49,6 +49,10 @@ func (p *Proxy) serveSOCKS(c net.Conn) {
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	target, id, err := socksHandshake(c)
 	if err != nil {
+		var pe *socksProtocolError
+		if errors.As(err, &pe) {
+			p.noTarget(withCommand(context.Background(), id), "socks5", pe.Error())
+		}
 		return
 	}
 	up, err := p.dialChecked(withCommand(context.Background(), id), target, "socks5")
@@ -95,7 +99,7 @@ func socksHandshake(c net.Conn) (string, string, error) {
 		return "", "", err
 	}
 	if method == socksNoMethod {
-		return "", "", errors.New("socks5: no acceptable method")
+		return "", "", &socksProtocolError{"no authentication method it offered is supported (no authentication, or user/password)"}
 	}
 	id := ""
 	if method == socksUserPass {
@@ -107,6 +111,12 @@ func socksHandshake(c net.Conn) (string, string, error) {
 	host, err := socksRequest(c)
 	return host, id, err
 }
+
+// socksProtocolError is a SOCKS5 request the proxy refuses before it
+// has a target (recorded, unlike a client that hung up).
+type socksProtocolError struct{ what string }
+
+func (e *socksProtocolError) Error() string { return "SOCKS5: " + e.what }
 
 // socksUser reads an RFC 1929 user/password request and accepts it.
 func socksUser(c net.Conn) (string, error) {
@@ -138,11 +148,11 @@ func socksRequest(c net.Conn) (string, error) {
 		return "", err
 	}
 	if req[0] != socksVersion {
-		return "", errors.New("socks5: bad version")
+		return "", &socksProtocolError{"not version 5"}
 	}
 	if req[1] != socksConnect {
 		socksReply(c, repCmdUnsupported)
-		return "", errors.New("socks5: only CONNECT")
+		return "", &socksProtocolError{"only CONNECT is supported (no BIND, no UDP ASSOCIATE: UDP does not leave the sandbox)"}
 	}
 	var host string
 	switch req[3] {
@@ -169,7 +179,7 @@ func socksRequest(c net.Conn) (string, error) {
 		host = string(b)
 	default:
 		socksReply(c, repAtypUnsupport)
-		return "", errors.New("socks5: bad address type")
+		return "", &socksProtocolError{"unknown address type"}
 	}
 	var pb [2]byte
 	if _, err := io.ReadFull(c, pb[:]); err != nil {

@@ -96,6 +96,10 @@ func (u *Upstream) connect(ctx context.Context, target string, timeout time.Dura
 		c.Close()
 		return nil, fmt.Errorf("upstream proxy %s: %w", u.addr, err)
 	}
+	if resp.StatusCode == http.StatusProxyAuthRequired {
+		c.Close()
+		return nil, &upstreamAuthError{addr: u.addr, sent: u.auth != ""}
+	}
 	if resp.StatusCode != http.StatusOK {
 		c.Close()
 		return nil, fmt.Errorf("upstream proxy %s refused CONNECT %s: %s", u.addr, target, resp.Status)
@@ -107,6 +111,10 @@ func (u *Upstream) connect(ctx context.Context, target string, timeout time.Dura
 	return c, nil
 }
 
+// RedactProxy is a proxy URL without its password: what may be written
+// where a sandbox can read it, or printed.
+func RedactProxy(v string) string { return redact(v) }
+
 // redact drops a password from a proxy URL for an error message.
 func redact(v string) string {
 	if u, err := url.Parse(v); err == nil && u.User != nil {
@@ -117,4 +125,23 @@ func redact(v string) string {
 		return "…" + v[i:]
 	}
 	return v
+}
+
+// keyUpstreamProxy is the key of the upstream proxy, named when it asks
+// for credentials.
+const keyUpstreamProxy = "sandbox.upstream_proxy"
+
+// upstreamAuthError is a 407 from the upstream proxy: it wants
+// credentials, or other ones. The name is not at fault, and the
+// explanation says so (#27).
+type upstreamAuthError struct {
+	addr string
+	sent bool // credentials were sent, and refused
+}
+
+func (e *upstreamAuthError) Error() string {
+	if e.sent {
+		return fmt.Sprintf("the upstream proxy %s refused the credentials it was given (407 Proxy Authentication Required)", e.addr)
+	}
+	return fmt.Sprintf("the upstream proxy %s needs credentials (407 Proxy Authentication Required)", e.addr)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
@@ -433,8 +434,16 @@ func lastKey(k string) string {
 	return k
 }
 
-// Marshal renders the policy as TOML, for `lite-sandbox policy`.
+// Marshal renders the policy as TOML, for `lite-sandbox policy` and a
+// session's frozen policy.toml, which the agent ring and the command
+// sandbox can read: the upstream proxy's password is left out (the
+// launcher's proxy, which alone chains to it, keeps it in memory; #27).
 func (p *Policy) Marshal() ([]byte, error) {
+	if p.Sandbox.UpstreamProxy != "" && p.Sandbox.UpstreamProxy != UpstreamNone {
+		q := *p
+		q.Sandbox.UpstreamProxy = egress.RedactProxy(p.Sandbox.UpstreamProxy)
+		p = &q
+	}
 	var b bytes.Buffer
 	for _, s := range p.Sources {
 		fmt.Fprintf(&b, "# from %s\n", s)
