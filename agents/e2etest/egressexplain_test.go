@@ -245,3 +245,85 @@ func (e *env) ringRead(secret, url string) map[string]string {
 	json.Unmarshal(b, &f)
 	return f
 }
+
+// attribEnv makes the test binary the attribution driver in the ring.
+const attribEnv = "LITE_SANDBOX_ATTRIB_PROBE"
+
+type attribSpec struct{ URL, Dir, Out string }
+
+func init() {
+	if raw := os.Getenv(attribEnv); raw != "" {
+		os.Exit(attribDriver(raw))
+	}
+}
+
+// attribDriver: a background command of the session keeps being
+// refused without an identifier (an explicit proxy with no
+// credentials); meanwhile another command's own connection is allowed
+// and it fails otherwise. Both commands' output is reported.
+func attribDriver(raw string) int {
+	var s attribSpec
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return 2
+	}
+	f := map[string]string{}
+	started, stop := filepath.Join(s.Dir, "noise.started"), filepath.Join(s.Dir, "noise.stop")
+	noise := exec.Command("bash", "-c", "for i in $(seq 1 2000); do [ -e "+stop+" ] && break; "+
+		"curl -s -m 5 --proxy http://127.0.0.1:3128 http://noise.invalid/ >/dev/null; touch "+started+"; done; exit 3")
+	var noiseOut strings.Builder
+	noise.Stdout, noise.Stderr = &noiseOut, &noiseOut
+	if err := noise.Start(); err != nil {
+		f["noise"] = err.Error()
+	}
+	for i := 0; i < 6000; i++ { // a bound: the test's own guard ends it too
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		exec.Command("sleep", "0.01").Run()
+	}
+	out, err := exec.Command("bash", "-c", proxyCurl+s.URL+" && exit 4").CombinedOutput()
+	f["own"] = fmt.Sprintf("%s [%v]", out, err)
+	os.WriteFile(stop, nil, 0o644)
+	f["noise_exit"] = fmt.Sprint(noise.Wait())
+	f["noise"] = noiseOut.String()
+	b, _ := json.Marshal(f)
+	if err := os.WriteFile(s.Out, b, 0o644); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// TestEgressAttribution: in a session, a command whose own connection
+// was allowed and that failed otherwise is not told the refusals another
+// command made meanwhile without an identifier; the command that made
+// them is (the control: such refusals are explained to a command with
+// no connection of its own).
+func TestEgressAttribution(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	users(t, func(t *testing.T, e *env) {
+		t.Parallel()
+		url := netConfig(t, e, "none")
+		out := filepath.Join(e.ws, ".attrib.json")
+		raw, _ := json.Marshal(attribSpec{URL: url, Dir: e.ws, Out: out})
+		text, code := e.runWith([]string{binary, "launch", "--sandbox", "on", "exec", "--", probeBinary}, []string{attribEnv + "=" + string(raw)}, nil)
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatalf("the driver wrote nothing (exit %d): %v\n%s", code, err, text)
+		}
+		f := map[string]string{}
+		json.Unmarshal(b, &f)
+		t.Logf("findings: %v", f)
+		if !strings.Contains(f["own"], "served") || !strings.Contains(f["own"], "exit status 4") {
+			t.Fatalf("the command's own connection: %q, want served, then its own failure", f["own"])
+		}
+		if strings.Contains(f["own"], "noise.invalid") {
+			t.Errorf("the command was told another command's refusal:\n%s", f["own"])
+		}
+		if !strings.Contains(f["noise"], "noise.invalid:80 was refused") {
+			t.Errorf("control: the refusing command's own explanation lacks its refusal:\n%s", f["noise"])
+		}
+	})
+}
