@@ -100,3 +100,31 @@ func TestEgressProxyUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalLeavesOutUpstreamPassword: the printed (and frozen) policy
+// names the upstream proxy and its user but not its password (#27); the
+// policy in memory keeps it (the launcher's proxy chains with it).
+func TestMarshalLeavesOutUpstreamPassword(t *testing.T) {
+	t.Parallel()
+	p := Default()
+	p.Sandbox.UpstreamProxy = "http://alice:s3cret-27@proxy.corp.test:8080"
+	b, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "s3cret-27") || !strings.Contains(string(b), "alice@proxy.corp.test:8080") {
+		t.Errorf("printed upstream_proxy: want alice@proxy.corp.test:8080 without the password:\n%s", grepLine(string(b), "upstream_proxy"))
+	}
+	if !strings.Contains(p.Sandbox.UpstreamProxy, "s3cret-27") {
+		t.Error("Marshal changed the policy in memory")
+	}
+}
+
+func grepLine(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
