@@ -179,3 +179,49 @@ func TestGateTurnsAwayOneClient(t *testing.T) {
 		}
 	}
 }
+
+// TestNoTargetRecorded: requests refused before they named a target (a
+// SOCKS5 BIND, a request that is not a proxy request) are recorded with
+// host "-"; a CONNECT to a refused name (the control) keeps its host.
+func TestNoTargetRecorded(t *testing.T) {
+	t.Parallel()
+	sock := filepath.Join(t.TempDir(), "p.sock")
+	l, err := Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	var mu sync.Mutex
+	var ds []Decision
+	r, err := NewRules([]string{"example.com"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(r)
+	p.Record = func(d Decision) { mu.Lock(); ds = append(ds, d); mu.Unlock() }
+	go p.Serve(l)
+	for _, req := range [][]byte{
+		// greeting (no auth), then BIND 0.0.0.0:0
+		{5, 1, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0},
+		[]byte("GET /not-a-proxy-request HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+		[]byte("CONNECT other.example:443 HTTP/1.1\r\nHost: other.example:443\r\nConnection: close\r\n\r\n"),
+	} {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write(req)
+		c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		io.ReadAll(c) // to the proxy's close: the record comes before
+		c.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Via+" "+d.Host)
+	}
+	if strings.Join(got, ", ") != "socks5 -, http -, connect other.example" {
+		t.Errorf("records %q, want socks5 -, http -, connect other.example (%+v)", got, ds)
+	}
+}
