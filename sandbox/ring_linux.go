@@ -58,9 +58,16 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 		}
 		roots[root] = append(roots[root], p)
 	}
+	guarded := Guarded(mounts)
+	if len(guarded) > 0 && !slices.Contains(order, r.Command.Workspace) {
+		order = append(order, r.Command.Workspace)
+	}
 	locks := make([]*wsLock, len(order))
+	var swept []Quarantined
 	for i, root := range order {
-		locks[i] = lockWorkspace(root)
+		if locks[i] = lockWorkspace(root); locks[i] != nil {
+			swept = append(swept, locks[i].swept...)
+		}
 	}
 	if len(ph) > 0 && locks[0] == nil {
 		// Without a private directory a placeholder file is /dev/null,
@@ -83,11 +90,17 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	// Inside, the confine step (no_new_privs, Landlock scopes, the
 	// seccomp filter) runs before the agent, as for every command.
 	args := append([]string{b.Path}, RingBwrapArgs(mounts, confine.Argv(r.Exe, argv))...)
-	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
+	record := ""
+	if i := slices.Index(order, r.Command.Workspace); i >= 0 && locks[i] != nil {
+		record = locks[i].record
+	}
+	g := startGuarding(r.Command, mounts, record)
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts, quarantined: swept}
 	p.release = func() {
+		p.quarantined = append(p.quarantined, g.stop()...)
 		for _, l := range locks {
 			if l != nil {
-				l.release()
+				p.quarantined = append(p.quarantined, l.release()...)
 			}
 		}
 		for _, t := range []string{tmp, tmpl} {

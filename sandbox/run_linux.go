@@ -140,16 +140,33 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 		}
 		return nil, err
 	}
+	rm := p.release
+	g := startGuarding(s, p.Mounts, record)
 	if lock != nil {
-		rm := p.release
-		p.release = func() {
-			lock.release()
-			if rm != nil {
-				rm()
-			}
+		p.quarantined = lock.swept
+	}
+	p.Mounts = nil
+	p.release = func() {
+		p.quarantined = append(p.quarantined, g.stop()...)
+		if lock != nil {
+			p.quarantined = append(p.quarantined, lock.release()...)
+		}
+		if rm != nil {
+			rm()
 		}
 	}
 	return p, nil
+}
+
+// startGuarding records the guarded paths of ms (for the sweep after a
+// crash) and starts their guard, from before the sandbox starts.
+func startGuarding(s Spec, ms []Mount, record string) *guard {
+	guarded := Guarded(ms)
+	qdir := quarantineDir(s.Home, s.Workspace)
+	if record != "" {
+		recordGuarded(guarded, qdir, guardRecord(record))
+	}
+	return startGuard(guarded, qdir)
 }
 
 func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error) {
@@ -195,7 +212,8 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		tmps = append(tmps, moduleConfigCopies(mounts)...)
 	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
-	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
+	// Mounts only for Prepare's guard, which clears them.
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
 	// Files made for this command only: removed when it is done.
 	if slices.ContainsFunc(tmps, func(t string) bool { return t != "" }) {
 		p.release = func() {

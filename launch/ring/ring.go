@@ -302,6 +302,9 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 	}
 	done = func(restore func()) {
 		prep.Done()
+		for _, q := range prep.Quarantined() {
+			fmt.Fprintln(stderr, "lite-sandbox: "+q.String())
+		}
 		restore()
 		for _, sc := range scratches {
 			if k, ok := keeps[sc.dir]; ok {
