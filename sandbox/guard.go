@@ -14,9 +14,9 @@ type Quarantined struct {
 // String is the line a caller shows.
 func (q Quarantined) String() string {
 	if q.To == "" {
-		return fmt.Sprintf("%s is a protected path and was created in the sandbox: removed (docs/confinement.md, \"Protected paths\")", printable(q.Path))
+		return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: removed (docs/confinement.md, \"Protected paths\")", printable(q.Path))
 	}
-	return fmt.Sprintf("%s is a protected path and was created in the sandbox: moved to %s (docs/confinement.md, \"Protected paths\")",
+	return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: moved to %s (if it is yours, move it back on the host; docs/confinement.md, \"Protected paths\")",
 		printable(q.Path), printable(q.To))
 }
 

@@ -67,7 +67,7 @@ func TestPackLikeBare(t *testing.T) {
 				if _, err := os.Lstat(filepath.Join(e.ws, p)); err == nil {
 					t.Errorf("%s: %s exists on the host", where, p)
 				}
-				if !strings.Contains(errs, filepath.Join(e.ws, p)+" is a protected path and was created in the sandbox: moved to ") {
+				if !strings.Contains(errs, filepath.Join(e.ws, p)+" is a protected path and appeared while a sandbox of the workspace ran: moved to ") {
 					t.Errorf("%s: no quarantine line for %s:\n%s", where, p, errs)
 				}
 			}
