@@ -7,7 +7,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-		"os"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -39,30 +40,37 @@ type guard struct {
 	mu      sync.Mutex
 	watched map[[2]uint64]bool
 	moved   []Quarantined
+	err     error // the first watch that failed
 }
 
 const guardMask = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
 
 // startGuard starts guarding paths; it has swept once when it returns.
-// It returns nil when there is nothing to guard or inotify fails (then
-// the final sweeps alone remain).
-func startGuard(paths []Mount, qdir string) *guard {
+// It fails when inotify or a first watch cannot be had (the limits
+// fs.inotify.max_user_instances and max_user_watches): the sandbox is
+// refused rather than started with a protected path unguarded.
+func startGuard(paths []Mount, qdir string) (*guard, error) {
 	if len(paths) == 0 {
-		return nil
+		return nil, nil
 	}
 	in, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("guard of protected paths: inotify: %w", err)
 	}
 	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
 	if err != nil {
 		unix.Close(in)
-		return nil
+		return nil, fmt.Errorf("guard of protected paths: eventfd: %w", err)
 	}
 	g := &guard{paths: paths, qdir: qdir, in: in, wake: wake, done: make(chan struct{}), watched: map[[2]uint64]bool{}}
 	g.sweep()
+	if g.err != nil {
+		unix.Close(in)
+		unix.Close(wake)
+		return nil, fmt.Errorf("guard of protected paths: %w", g.err)
+	}
 	go g.loop()
-	return g
+	return g, nil
 }
 
 // loop sweeps after every batch of events until stop.
@@ -135,7 +143,7 @@ func (g *guard) check(root, p string) bool {
 			return g.watch(cur)
 		}
 		if i == len(comps)-1 || fi.Mode()&os.ModeSymlink != 0 {
-			if q, ok := quarantine(next, g.qdir); ok {
+			if q, ok := quarantine(root, next, g.qdir); ok {
 				g.moved = append(g.moved, q)
 			}
 			// Watch on: it may be made again.
@@ -162,26 +170,39 @@ func (g *guard) watch(dir string) bool {
 		return false
 	}
 	if _, err := unix.InotifyAddWatch(g.in, dir, guardMask); err != nil {
+		if g.err == nil && g.in >= 0 {
+			g.err = fmt.Errorf("watch %s: %w", dir, err)
+		}
 		return false
 	}
 	g.watched[key] = true
 	return true
 }
 
-// quarantine moves p into qdir, or, on another file system, renames it
-// to a hidden name beside it (so that the protected name is gone at
-// once) and removes that.
-func quarantine(p, qdir string) (Quarantined, bool) {
-	if _, err := os.Lstat(p); err != nil {
+// quarantine moves p (below root) into qdir, or, on another file
+// system, renames it to a hidden name beside it (so that the protected
+// name is gone at once) and removes that. The directories on the way
+// are opened one by one without following links and the rename is made
+// relative to the last one: a sandbox that swaps one for a link between
+// the check and the move cannot make the launcher move a file outside
+// the workspace.
+func quarantine(root, p, qdir string) (Quarantined, bool) {
+	dir, err := openBelow(root, filepath.Dir(p))
+	if err != nil {
 		return Quarantined{}, false
 	}
-	var rnd [4]byte
+	defer unix.Close(dir)
+	name := filepath.Base(p)
+	var st unix.Stat_t
+	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return Quarantined{}, false
+	}
+	var rnd [8]byte
 	rand.Read(rnd[:])
 	if qdir != "" && os.MkdirAll(qdir, 0o700) == nil {
-		name := time.Now().UTC().Format("20060102T150405.000000000") + "-" + hex.EncodeToString(rnd[:]) + "-" +
-			strings.ReplaceAll(strings.TrimPrefix(p, "/"), "/", "%")
-		to := filepath.Join(qdir, name)
-		err := os.Rename(p, to)
+		to := filepath.Join(qdir, time.Now().UTC().Format("20060102T150405.000000000")+"-"+hex.EncodeToString(rnd[:4])+"-"+
+			strings.ReplaceAll(strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/"), "/", "%"))
+		err := unix.Renameat(dir, name, unix.AT_FDCWD, to)
 		if err == nil {
 			return Quarantined{Path: p, To: to}, true
 		}
@@ -189,12 +210,35 @@ func quarantine(p, qdir string) (Quarantined, bool) {
 			return Quarantined{}, false
 		}
 	}
-	tmp := filepath.Join(filepath.Dir(p), ".lite-sandbox-quarantine-"+hex.EncodeToString(rnd[:]))
-	if os.Rename(p, tmp) != nil {
+	tmp := ".lite-sandbox-quarantine-" + hex.EncodeToString(rnd[:])
+	if unix.Renameat(dir, name, dir, tmp) != nil {
 		return Quarantined{}, false
 	}
-	os.RemoveAll(tmp)
+	// Through the descriptor: the directory may have been moved since.
+	os.RemoveAll(fmt.Sprintf("/proc/self/fd/%d/%s", dir, tmp))
 	return Quarantined{Path: p}, true
+}
+
+// openBelow opens directory d (root or below it) one component at a
+// time, following no link, and returns its descriptor.
+func openBelow(root, d string) (int, error) {
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil || d == root {
+		return fd, err
+	}
+	if !Below(d, root) {
+		unix.Close(fd)
+		return -1, fmt.Errorf("%s is not below %s", d, root)
+	}
+	for _, c := range strings.Split(strings.TrimPrefix(d, strings.TrimSuffix(root, "/")+"/"), "/") {
+		next, err := unix.Openat(fd, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return -1, err
+		}
+		fd = next
+	}
+	return fd, nil
 }
 
 // quarantineDir is where the guard of workspace ws moves what it finds:

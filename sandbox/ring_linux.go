@@ -94,7 +94,20 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	if i := slices.Index(order, r.Command.Workspace); i >= 0 && locks[i] != nil {
 		record = locks[i].record
 	}
-	g := startGuarding(r.Command, mounts, record)
+	g, err := startGuarding(r.Command, mounts, record)
+	if err != nil {
+		for _, l := range locks {
+			if l != nil {
+				l.release()
+			}
+		}
+		for _, t := range []string{tmp, tmpl} {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
+		return nil, &SetupError{Op: "guard", Err: err}
+	}
 	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts, quarantined: swept}
 	p.release = func() {
 		p.quarantined = append(p.quarantined, g.stop()...)

@@ -141,7 +141,14 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 		return nil, err
 	}
 	rm := p.release
-	g := startGuarding(s, p.Mounts, record)
+	g, err := startGuarding(s, p.Mounts, record)
+	if err != nil {
+		if lock != nil {
+			lock.release()
+		}
+		p.Done()
+		return nil, &SetupError{Op: "guard", Err: err}
+	}
 	if lock != nil {
 		p.quarantined = lock.swept
 	}
@@ -160,7 +167,7 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 
 // startGuarding records the guarded paths of ms (for the sweep after a
 // crash) and starts their guard, from before the sandbox starts.
-func startGuarding(s Spec, ms []Mount, record string) *guard {
+func startGuarding(s Spec, ms []Mount, record string) (*guard, error) {
 	guarded := Guarded(ms)
 	qdir := quarantineDir(s.Home, s.Workspace)
 	if record != "" {
