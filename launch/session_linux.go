@@ -247,15 +247,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	s.argv = prep.Args
-	s.release = func() {
-		prep.Done()
-		// A protected path made in the session's sandbox, moved away by
-		// the guard (docs/confinement.md, "Protected paths").
-		for _, q := range prep.Quarantined() {
-			fmt.Fprintln(os.Stderr, "lite-sandbox: "+q.String())
-		}
-	}
+	s.argv, s.release = prep.Args, func() { prep.Done(); reportQuarantined(os.Stderr, prep) }
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}

@@ -105,6 +105,15 @@ func newRepo(t *testing.T, dir string) {
 	gitHost(t, dir, "commit", "-q", "-m", "init")
 }
 
+// guardedCases are the cases of TestProtectedPaths whose protected path
+// is missing at the start: no placeholder stands in for it outside .git
+// (#31), so the write may succeed inside, and the guard moves what it
+// made away (the path it must report).
+var guardedCases = map[string]string{"envrc absent": ".envrc", "envrc via symlink": ".envrc", "codex absent": ".codex",
+	"vscode tasks": ".vscode", "mcp json": ".mcp.json", "devcontainer single file": ".devcontainer.json",
+	"project npmrc": ".npmrc", "yarnrc": ".yarnrc.yml", "pre-commit config": ".pre-commit-config.yaml",
+	"mise": "mise.toml", "project policy": ".lite-sandbox.toml"}
+
 // TestProtectedPaths checks escape classes 9 to 15 through the real
 // sandbox: each write must fail and leave the host unchanged, whatever
 // its spelling.
@@ -120,13 +129,6 @@ func TestProtectedPaths(t *testing.T) {
 	}
 	base := specFor(t, ws, home, nil)
 
-	// A protected path missing at the start has no placeholder outside
-	// .git (#31): the write may succeed inside, and the guard moves what
-	// it made away (guarded: the path it must report).
-	guarded := map[string]string{"envrc absent": ".envrc", "envrc via symlink": ".envrc", "codex absent": ".codex",
-		"vscode tasks": ".vscode", "mcp json": ".mcp.json", "devcontainer single file": ".devcontainer.json",
-		"project npmrc": ".npmrc", "yarnrc": ".yarnrc.yml", "pre-commit config": ".pre-commit-config.yaml",
-		"mise": "mise.toml", "project policy": ".lite-sandbox.toml"}
 	for _, c := range []struct {
 		name   string
 		script string
@@ -154,7 +156,7 @@ func TestProtectedPaths(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, moved := runConfinedQ(t, b, base, runOpts{env: gitEnv}, c.script)
-			if g := guarded[c.name]; g != "" {
+			if g := guardedCases[c.name]; g != "" {
 				checkQuarantined(t, moved, filepath.Join(ws, g))
 			} else if r.code == 0 {
 				t.Errorf("protected write succeeded: %v", r)
