@@ -4,8 +4,10 @@
 package launch
 
 import (
+	"fmt"
 	"io"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )
 
@@ -15,4 +17,12 @@ import (
 // same per command ([shims.ReportNested]).
 func reportNested(w io.Writer, before map[string]string, ws, sessionDir string, getenv func(string) string) {
 	shims.ReportNested(w, before, ws, sessionDir, "in this session", getenv)
+}
+
+// reportQuarantined says which protected paths the guard of a session's
+// sandbox moved away (docs/confinement.md, "Protected paths").
+func reportQuarantined(w io.Writer, p *sandbox.Prepared) {
+	for _, q := range p.Quarantined() {
+		fmt.Fprintln(w, "lite-sandbox: "+q.String())
+	}
 }

@@ -247,7 +247,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	s.argv, s.release = prep.Args, prep.Done
+	s.argv, s.release = prep.Args, func() { prep.Done(); reportQuarantined(os.Stderr, prep) }
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}

@@ -114,6 +114,9 @@ func bwrapMountArgs(m Mount) []string {
 		return []string{"--remount-ro", m.Dst}
 	case DevBind:
 		return []string{"--dev-bind", m.Src, m.Dst}
+	case Guard:
+		// Kept by the launcher's guard, not by a mount.
+		return nil
 	}
 	// Unknown kinds come only from a bug; fail closed by making bwrap
 	// refuse the command line rather than silently dropping a mount.

@@ -47,7 +47,8 @@ type Prepared struct {
 	// its mount points from what the agent left in a scratch directory).
 	Mounts []Mount
 
-	release func()
+	release     func()
+	quarantined []Quarantined
 }
 
 // Done releases what Prepare holds (on Linux: removes the placeholders

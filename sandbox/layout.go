@@ -52,6 +52,11 @@ const (
 	// DevBind binds host path Src at Dst read-write with its devices
 	// usable (the agent ring's /dev: its pty and the agent's own ptys).
 	DevBind
+	// Guard mounts nothing: the protected path Dst (below the root Src)
+	// does not exist, and a launcher-side guard moves it to quarantine
+	// when a sandbox creates it (guard_linux.go; a placeholder would be a
+	// name on the host that packers and archivers pick up, #31).
+	Guard
 )
 
 var mountKindNames = [...]string{
@@ -68,6 +73,7 @@ var mountKindNames = [...]string{
 	PlaceholderDir:  "placeholder-dir",
 	PlaceholderFile: "placeholder-file",
 	DevBind:         "dev-bind",
+	Guard:           "guard",
 }
 
 // String returns the kind's name, as in "ro-bind".

@@ -26,9 +26,11 @@ import (
 
 // wsLock is a sandbox's shared lock on its workspace.
 type wsLock struct {
-	f      *os.File
-	path   string // the lock file
-	record string // the placeholder record
+	f       *os.File
+	path    string // the lock file
+	record  string // the placeholder record
+	guarded string // the guarded paths' record (guard_linux.go)
+	swept   []Quarantined
 }
 
 // lockWorkspace takes a shared lock on the workspace's lock file in the
@@ -42,7 +44,7 @@ func lockWorkspace(ws string) *wsLock {
 	}
 	sum := sha256.Sum256([]byte(ws))
 	base := filepath.Join(dir, hex.EncodeToString(sum[:12]))
-	l := &wsLock{path: base + ".lock", record: base + ".placeholders"}
+	l := &wsLock{path: base + ".lock", record: base + ".placeholders", guarded: guardRecord(base + ".placeholders")}
 	// The last user of a lock file removes it; a lock taken on a file
 	// that was removed meanwhile is no lock at all, so check that the
 	// path still names the locked file, and retry otherwise.
@@ -53,6 +55,7 @@ func lockWorkspace(ws string) *wsLock {
 		}
 		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && sameFile(f, l.path) {
 			cleanRecorded(l.record)
+			l.swept = append(l.swept, sweepRecorded(l.guarded)...)
 		}
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_SH); err != nil {
 			f.Close()
@@ -75,16 +78,25 @@ func sameFile(f *os.File, path string) bool {
 }
 
 // release removes the placeholders and the lock file when no other
-// sandbox of the workspace runs, and releases the lock.
-func (l *wsLock) release() {
+// sandbox of the workspace runs, quarantines what lies at a guarded path
+// then, and releases the lock. It returns what it quarantined.
+func (l *wsLock) release() []Quarantined {
 	defer l.f.Close()
 	if unix.Flock(int(l.f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
-		return // another sandbox of this workspace still runs
+		return nil // another sandbox of this workspace still runs
 	}
 	cleanRecorded(l.record)
+	moved := sweepRecorded(l.guarded)
 	if sameFile(l.f, l.path) {
 		os.Remove(l.path)
 	}
+	return moved
+}
+
+// guardRecord is the guarded paths' record beside the placeholder
+// record.
+func guardRecord(record string) string {
+	return strings.TrimSuffix(record, ".placeholders") + ".guarded"
 }
 
 // createPlaceholders creates on the host the placeholders of ms that do

@@ -80,40 +80,47 @@ func TestPlaceholdersAfterKill(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("holder did not start: %q", line)
 	}
-	for _, p := range []string{".envrc", ".vscode", ".npmrc", ".mcp.json", ".git/commondir"} {
+	// Placeholders in .git only; the workspace's missing protected paths
+	// are guarded, with no name on the host (#31).
+	for _, p := range []string{".git/commondir", ".git/config.worktree"} {
 		if _, err := os.Lstat(filepath.Join(ws, p)); err != nil {
 			t.Fatalf("placeholder %s missing while the sandbox runs: %v", p, err)
+		}
+	}
+	for _, p := range []string{".envrc", ".vscode", ".npmrc", ".mcp.json"} {
+		if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
+			t.Fatalf("%s exists on the host while the sandbox runs", p)
 		}
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	waitUnlocked(t, ws) // bwrap dies with its parent, and lets the lock go
 
-	// The user puts their own files where placeholders were.
-	os.Remove(filepath.Join(ws, ".envrc"))
-	os.WriteFile(filepath.Join(ws, ".envrc"), nil, 0o644) // empty, but a new file
-	os.WriteFile(filepath.Join(ws, ".vscode", "settings.json"), []byte("{}"), 0o644)
+	// The user puts their own file where a placeholder was; something
+	// stands at a guarded path the dead guard no longer watches.
+	os.Remove(filepath.Join(ws, ".git", "config.worktree"))
+	os.WriteFile(filepath.Join(ws, ".git", "config.worktree"), nil, 0o644) // empty, but a new file
+	os.WriteFile(filepath.Join(ws, ".envrc"), []byte("left\n"), 0o644)
 
-	r := runConfined(t, b, specFor(t, ws, home, nil), runOpts{}, "true")
+	r, moved := runConfinedQ(t, b, specFor(t, ws, home, nil), runOpts{}, "true")
 	if r.code != 0 {
 		t.Fatalf("run: %v", r)
 	}
-	for _, p := range []string{".npmrc", ".mcp.json", ".git/commondir", ".claude", ".devcontainer.json", ".git/config.worktree"} {
+	for _, p := range []string{".git/commondir", ".envrc"} {
 		if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
-			t.Errorf("placeholder %s left behind", p)
+			t.Errorf("%s left behind", p)
 		}
 	}
-	for _, p := range []string{".envrc", ".vscode/settings.json"} {
-		if _, err := os.Lstat(filepath.Join(ws, p)); err != nil {
-			t.Errorf("the user's %s was removed", p)
-		}
+	checkQuarantined(t, moved, filepath.Join(ws, ".envrc"))
+	if _, err := os.Lstat(filepath.Join(ws, ".git", "config.worktree")); err != nil {
+		t.Error("the user's .git/config.worktree was removed")
 	}
-	if st := gitHost(t, ws, "status", "--porcelain"); st != "?? .envrc\n?? .vscode/" && st != "?? .envrc\n?? .vscode/settings.json" {
+	if st := gitHost(t, ws, "status", "--porcelain"); st != "" {
 		t.Errorf("host git status: %q", st)
 	}
 	ents, _ := os.ReadDir(lockDir())
 	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".placeholders") {
+		if strings.HasSuffix(e.Name(), ".placeholders") || strings.HasSuffix(e.Name(), ".guarded") {
 			data, _ := os.ReadFile(filepath.Join(lockDir(), e.Name()))
 			if strings.Contains(string(data), ws) {
 				t.Errorf("record %s left: %s", e.Name(), data)

@@ -54,9 +54,23 @@ func (g gitDirs) paths() []string {
 // missing component (class 13). A protected path that is, or lies
 // below, a symbolic link in the workspace is a [*LinkError] (class 60);
 // a path below a file cannot exist and needs nothing.
+//
+// In the workspace (guard set) a missing protected path outside every
+// git directory gets a [Guard] instead of a placeholder: a placeholder
+// is a name in the host's directory (a bind needs one), so npm pack,
+// tar, zip and the rest would pack it (#31; docs/limits.md, "Protected
+// paths that do not exist"). Placeholders stay inside git directories
+// (the host's git reads them on every status) and for the home's
+// start-up files of a degraded workspace.
 func protectMounts(s Spec, fsys FS) ([]Mount, error) {
+	return protectMountsIn(s, fsys, true)
+}
+
+// protectMountsIn is [protectMounts]; guard false keeps placeholders
+// for every missing path (the agent ring's state directories).
+func protectMountsIn(s Spec, fsys FS, guard bool) ([]Mount, error) {
 	degraded, _ := Degraded(s.Workspace, s.Home)
-	p := &protector{ws: s.Workspace, fsys: fsys, degraded: degraded, seen: map[string]bool{}}
+	p := &protector{ws: s.Workspace, fsys: fsys, degraded: degraded, guard: guard, seen: map[string]bool{}}
 	for _, pr := range s.Protect {
 		if err := p.walk(pr); err != nil {
 			return nil, err
@@ -76,6 +90,7 @@ type protector struct {
 	ws         string // the workspace
 	fsys       FS
 	degraded   bool // a workspace of / or of the home directory
+	guard      bool // guard missing paths outside git directories
 	pins, prot []Mount
 	seen       map[string]bool
 }
@@ -151,11 +166,33 @@ func (p *protector) placeholder(pr Protected, c, cur string, last bool, ancestor
 		// is the agent's (documented).
 		return
 	}
+	if p.guard && !pr.Home && !inGitDir(p.ws, cur) {
+		p.add(&p.prot, Mount{Kind: Guard, Src: p.ws, Dst: pr.Path})
+		return
+	}
 	kind := PlaceholderDir
 	if last && !pr.Dir {
 		kind = PlaceholderFile
 	}
 	p.protect(ancestors, Mount{Kind: kind, Dst: cur})
+}
+
+// inGitDir reports whether p lies in a .git directory below ws.
+func inGitDir(ws, p string) bool {
+	rel := strings.TrimPrefix(p, strings.TrimSuffix(ws, "/")+"/")
+	return slices.Contains(strings.Split(rel, "/"), ".git")
+}
+
+// Guarded returns the protected paths of ms kept by the launcher's guard
+// ([Guard]) rather than a mount.
+func Guarded(ms []Mount) []Mount {
+	var out []Mount
+	for _, m := range ms {
+		if m.Kind == Guard {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // LinkError reports a protected path that is, or lies below, a

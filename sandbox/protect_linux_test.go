@@ -46,6 +46,14 @@ type runOpts struct {
 // binary's __confine, with the host's environment plus o.env.
 func runConfined(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, script string, args ...string) result {
 	t.Helper()
+	r, _ := runConfinedQ(t, b, s, o, script, args...)
+	return r
+}
+
+// runConfinedQ is runConfined that also returns what the guard moved
+// away (sandbox.Prepared.Quarantined).
+func runConfinedQ(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, script string, args ...string) (result, []sandbox.Quarantined) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err == nil {
 		exe, err = filepath.EvalSymlinks(exe)
@@ -59,8 +67,9 @@ func runConfined(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, scr
 	if err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}
-	defer p.Done()
-	return runPrepared(t, p, o.stdin, o.env)
+	r := runPrepared(t, p, o.stdin, o.env)
+	p.Done()
+	return r, p.Quarantined()
 }
 
 // gitHost runs git on the host in dir and returns its trimmed output.
@@ -95,6 +104,15 @@ func newRepo(t *testing.T, dir string) {
 	gitHost(t, dir, "add", ".")
 	gitHost(t, dir, "commit", "-q", "-m", "init")
 }
+
+// guardedCases are the cases of TestProtectedPaths whose protected path
+// is missing at the start: no placeholder stands in for it outside .git
+// (#31), so the write may succeed inside, and the guard moves what it
+// made away (the path it must report).
+var guardedCases = map[string]string{"envrc absent": ".envrc", "envrc via symlink": ".envrc", "codex absent": ".codex",
+	"vscode tasks": ".vscode", "mcp json": ".mcp.json", "devcontainer single file": ".devcontainer.json",
+	"project npmrc": ".npmrc", "yarnrc": ".yarnrc.yml", "pre-commit config": ".pre-commit-config.yaml",
+	"mise": "mise.toml", "project policy": ".lite-sandbox.toml"}
 
 // TestProtectedPaths checks escape classes 9 to 15 through the real
 // sandbox: each write must fail and leave the host unchanged, whatever
@@ -137,8 +155,10 @@ func TestProtectedPaths(t *testing.T) {
 		{"hooks through a symlink", `ln -s .git/hooks h && echo x > h/pre-commit`, []string{".git/hooks/pre-commit"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := runConfined(t, b, base, runOpts{env: gitEnv}, c.script)
-			if r.code == 0 {
+			r, moved := runConfinedQ(t, b, base, runOpts{env: gitEnv}, c.script)
+			if g := guardedCases[c.name]; g != "" {
+				checkQuarantined(t, moved, filepath.Join(ws, g))
+			} else if r.code == 0 {
 				t.Errorf("protected write succeeded: %v", r)
 			}
 			if got, _ := os.ReadFile(cfg); !bytes.Equal(got, cfgBefore) {
@@ -162,10 +182,8 @@ func TestProtectedPaths(t *testing.T) {
 		gitHost(t, ws, "config", "core.hooksPath", ".husky/_")
 		cfgBefore, _ = os.ReadFile(cfg)
 		defer gitHost(t, ws, "config", "--unset", "core.hooksPath")
-		r := runConfined(t, b, base, runOpts{}, `mkdir -p .husky/_ && echo x > .husky/_/pre-commit`)
-		if r.code == 0 {
-			t.Errorf("write into core.hooksPath succeeded: %v", r)
-		}
+		_, moved := runConfinedQ(t, b, base, runOpts{}, `mkdir -p .husky/_ && echo x > .husky/_/pre-commit`)
+		checkQuarantined(t, moved, filepath.Join(ws, ".husky/_"))
 		if _, err := os.Lstat(filepath.Join(ws, ".husky/_/pre-commit")); err == nil {
 			t.Error(".husky/_/pre-commit exists on the host")
 		}
@@ -174,6 +192,22 @@ func TestProtectedPaths(t *testing.T) {
 	t.Run("real work still works", func(t *testing.T) { protectedRealWork(t, b, ws, base) })
 
 	t.Run("placeholders removed afterwards", func(t *testing.T) { protectedPlaceholdersGone(t, ws) })
+}
+
+// checkQuarantined fails unless the guard reported p moved to a
+// quarantine outside the workspace, where it now is.
+func checkQuarantined(t *testing.T, moved []sandbox.Quarantined, p string) {
+	t.Helper()
+	for _, q := range moved {
+		if q.Path != p {
+			continue
+		}
+		if _, err := os.Lstat(q.To); err != nil || q.To == "" {
+			t.Errorf("%s quarantined at %q: %v", p, q.To, err)
+		}
+		return
+	}
+	t.Errorf("%s not reported as quarantined: %v", p, moved)
 }
 
 // protectedPlaceholdersGone is TestProtectedPaths/placeholders removed afterwards.
@@ -348,6 +382,8 @@ func TestToolchainCaches(t *testing.T) {
 func TestPlaceholdersLastOneCleans(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
+	// Placeholders are made in git directories only (#31).
+	newRepo(t, ws)
 	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -363,7 +399,7 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(first.Placeholders) == 0 {
-		t.Fatal("no placeholders in an empty workspace")
+		t.Fatal("no placeholders in a repository's .git")
 	}
 	// Prepare created them on the host, for bwrap to mount on.
 	for _, p := range first.Placeholders {
@@ -397,39 +433,6 @@ func TestPlaceholdersLastOneCleans(t *testing.T) {
 			t.Errorf("%s had content and was removed", p)
 		case p != filled && p != filepath.Dir(filled) && err == nil:
 			t.Errorf("%s left behind by the last sandbox", p)
-		}
-	}
-}
-
-// TestJSONPlaceholders: agents on the host parse .mcp.json and crush.json
-// while a session runs, so their placeholders hold an empty JSON object
-// rather than nothing, inside and outside, and go away with the last
-// sandbox.
-func TestJSONPlaceholders(t *testing.T) {
-	t.Parallel()
-	b := requireBwrap(t)
-	ws := t.TempDir()
-	s, err := policy.Default().SandboxSpec(ws, t.TempDir(), ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := sandbox.Prepare(b, s, []string{"/bin/sh", "-c", "cat .mcp.json crush.json; echo x > .mcp.json && echo WROTE"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{".mcp.json", "crush.json"} {
-		if got, err := os.ReadFile(filepath.Join(ws, name)); err != nil || string(got) != "{}\n" {
-			t.Errorf("host %s = %q, %v; want an empty object", name, got, err)
-		}
-	}
-	out, _ := exec.Command(p.Path, p.Args[1:]...).CombinedOutput()
-	if string(out) == "" || strings.Contains(string(out), "WROTE") || strings.Count(string(out), "{}") != 2 {
-		t.Errorf("inside: %q", out)
-	}
-	p.Done()
-	for _, name := range []string{".mcp.json", "crush.json"} {
-		if _, err := os.Lstat(filepath.Join(ws, name)); err == nil {
-			t.Errorf("%s left behind", name)
 		}
 	}
 }

@@ -45,23 +45,32 @@ func TestProtectMounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A missing path in a git directory gets a placeholder; one outside
+	// gets a guard (no name on the host that a packer would pack, #31).
 	want := []Mount{
 		{Bind, ws + "/.git", ws + "/.git"},
-		{Bind, ws + "/.codex", ws + "/.codex"},
-		{Bind, ws + "/.codex/nested", ws + "/.codex/nested"},
-		{Bind, ws + "/.codex/nested/dir", ws + "/.codex/nested/dir"},
 		{ROBind, ws + "/.git/hooks", ws + "/.git/hooks"},
 		{ROBind, ws + "/.git/config", ws + "/.git/config"},
 		{Kind: PlaceholderDir, Dst: ws + "/.git/info"},
 		{ROBind, ws + "/.claude", ws + "/.claude"},
 		{ROBind, ws + "/crushrc", ws + "/crushrc"},
-		{Kind: PlaceholderDir, Dst: ws + "/.vscode"},
-		{Kind: PlaceholderDir, Dst: ws + "/.husky"},
-		{Kind: PlaceholderFile, Dst: ws + "/.codex/nested/dir/x.toml"},
+		{Guard, ws, ws + "/.vscode"},
+		{Guard, ws, ws + "/.husky/_"},
+		{Guard, ws, ws + "/.codex/nested/dir/x.toml"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("protect mounts:\n got %v\nwant %v", got, want)
 	}
+
+	t.Run("state directory keeps placeholders", func(t *testing.T) {
+		got, err := protectMountsIn(Spec{Workspace: ws, Home: "/home/user", Protect: []Protected{{Path: ws + "/.vscode", Dir: true}}}, f, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []Mount{{Kind: PlaceholderDir, Dst: ws + "/.vscode"}}; !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
 
 	t.Run("no git repository", func(t *testing.T) {
 		f := debianFS()
@@ -70,7 +79,7 @@ func TestProtectMounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []Mount{{Kind: PlaceholderFile, Dst: ws + "/.envrc"}}; !slices.Equal(got, want) {
+		if want := []Mount{{Guard, ws, ws + "/.envrc"}}; !slices.Equal(got, want) {
 			t.Errorf("got %v, want %v", got, want)
 		}
 	})

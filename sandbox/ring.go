@@ -376,7 +376,7 @@ func guardMounts(r RingSpec, writable []string, fsys FS) ([]Mount, error) {
 		if err != nil || !fi.IsDir() {
 			continue
 		}
-		ms, err := protectMounts(Spec{Workspace: w, Home: r.Command.Home, Protect: in}, fsys)
+		ms, err := protectMountsIn(Spec{Workspace: w, Home: r.Command.Home, Protect: in}, fsys, false)
 		if err != nil {
 			return nil, fmt.Errorf("ring layout: guard: %w", err)
 		}

@@ -38,30 +38,8 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	}
 	mounts = dropUnneededPlaceholders(mounts)
 	ph := Placeholders(mounts)
-	// One lock per root that holds placeholders: the workspace, and each
-	// state directory (another session's ring may use the same
-	// ~/.claude placeholders as mount points).
-	roots := map[string][]string{}
-	var order []string
-	for _, p := range ph {
-		root := r.Command.Workspace
-		if !Within(p, root) {
-			for _, g := range r.Write {
-				if Within(p, g) {
-					root = g
-					break
-				}
-			}
-		}
-		if _, ok := roots[root]; !ok {
-			order = append(order, root)
-		}
-		roots[root] = append(roots[root], p)
-	}
-	locks := make([]*wsLock, len(order))
-	for i, root := range order {
-		locks[i] = lockWorkspace(root)
-	}
+	guarded := Guarded(mounts)
+	order, roots, locks, swept := lockRingRoots(r, ph, guarded)
 	if len(ph) > 0 && locks[0] == nil {
 		// Without a private directory a placeholder file is /dev/null,
 		// and git dies on an unreadable commondir (as in prepare).
@@ -83,11 +61,15 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	// Inside, the confine step (no_new_privs, Landlock scopes, the
 	// seccomp filter) runs before the agent, as for every command.
 	args := append([]string{b.Path}, RingBwrapArgs(mounts, confine.Argv(r.Exe, argv))...)
-	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
+	record := ""
+	if i := slices.Index(order, r.Command.Workspace); i >= 0 && locks[i] != nil {
+		record = locks[i].record
+	}
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts, quarantined: swept}
 	p.release = func() {
 		for _, l := range locks {
 			if l != nil {
-				l.release()
+				p.quarantined = append(p.quarantined, l.release()...)
 			}
 		}
 		for _, t := range []string{tmp, tmpl} {
@@ -96,7 +78,53 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 			}
 		}
 	}
+	g, err := startGuarding(r.Command, mounts, record)
+	if err != nil {
+		p.Done()
+		return nil, &SetupError{Op: "guard", Err: err}
+	}
+	release := p.release
+	p.release = func() {
+		p.quarantined = append(p.quarantined, g.stop()...)
+		release()
+	}
 	return p, nil
+}
+
+// lockRingRoots takes one lock per root that holds placeholders or
+// guarded paths: the workspace, and each state directory (another
+// session's ring may use the same ~/.claude placeholders as mount
+// points). It returns the roots in order, their placeholders, the locks
+// (nil where none could be had) and what their crash sweeps moved.
+func lockRingRoots(r RingSpec, ph []string, guarded []Mount) ([]string, map[string][]string, []*wsLock, []Quarantined) {
+	roots := map[string][]string{}
+	var order []string
+	for _, p := range ph {
+		root := r.Command.Workspace
+		if !Within(p, root) {
+			for _, g := range r.Write {
+				if Within(p, g) {
+					root = g
+					break
+				}
+			}
+		}
+		if _, ok := roots[root]; !ok {
+			order = append(order, root)
+		}
+		roots[root] = append(roots[root], p)
+	}
+	if len(guarded) > 0 && !slices.Contains(order, r.Command.Workspace) {
+		order = append(order, r.Command.Workspace)
+	}
+	locks := make([]*wsLock, len(order))
+	var swept []Quarantined
+	for i, root := range order {
+		if locks[i] = lockWorkspace(root); locks[i] != nil {
+			swept = append(swept, locks[i].swept...)
+		}
+	}
+	return order, roots, locks, swept
 }
 
 // HostShells returns the real shell binaries of this host: [shellDirs]

@@ -140,16 +140,40 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 		}
 		return nil, err
 	}
-	if lock != nil {
-		rm := p.release
-		p.release = func() {
+	rm := p.release
+	g, err := startGuarding(s, p.Mounts, record)
+	if err != nil {
+		if lock != nil {
 			lock.release()
-			if rm != nil {
-				rm()
-			}
+		}
+		p.Done()
+		return nil, &SetupError{Op: "guard", Err: err}
+	}
+	if lock != nil {
+		p.quarantined = lock.swept
+	}
+	p.Mounts = nil
+	p.release = func() {
+		p.quarantined = append(p.quarantined, g.stop()...)
+		if lock != nil {
+			p.quarantined = append(p.quarantined, lock.release()...)
+		}
+		if rm != nil {
+			rm()
 		}
 	}
 	return p, nil
+}
+
+// startGuarding records the guarded paths of ms (for the sweep after a
+// crash) and starts their guard, from before the sandbox starts.
+func startGuarding(s Spec, ms []Mount, record string) (*guard, error) {
+	guarded := Guarded(ms)
+	qdir := quarantineDir(s.Home, s.Workspace)
+	if record != "" {
+		recordGuarded(guarded, qdir, guardRecord(record))
+	}
+	return startGuard(guarded, qdir)
 }
 
 func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error) {
@@ -195,7 +219,8 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		tmps = append(tmps, moduleConfigCopies(mounts)...)
 	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
-	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph}
+	// Mounts only for Prepare's guard, which clears them.
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
 	// Files made for this command only: removed when it is done.
 	if slices.ContainsFunc(tmps, func(t string) bool { return t != "" }) {
 		p.release = func() {

@@ -232,6 +232,9 @@ func (s *Shim) Exec(argv []string) error {
 	}
 	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdin, s.extra, sigc)
 	prep.Done()
+	for _, q := range prep.Quarantined() {
+		fmt.Fprintln(s.stderr, "lite-sandbox: "+q.String())
+	}
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}

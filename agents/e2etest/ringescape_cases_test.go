@@ -113,11 +113,25 @@ func TestRingLauncherKilled(t *testing.T) {
 		if len(left) > 0 {
 			t.Errorf("ring processes outlived the killed launcher: %v", left)
 		}
-		// The placeholder of .envrc may stay behind, empty, until the
-		// next sandbox of the workspace removes it; nothing is in it.
+		// The guard of the missing .envrc died with the launcher (#31):
+		// what a ring process wrote there before it died (the window
+		// of docs/limits.md, "Protected paths that do not exist") is
+		// moved to quarantine by the next sandbox of the workspace,
+		// with a line, and nothing writes it after that.
+		_, planted := os.Lstat(args["plant"])
+		_, errs, code := e.run(nil, "true")
+		if code != 0 {
+			t.Fatalf("the next run: exit %d\n%s", code, errs)
+		}
+		if _, err := os.Lstat(args["plant"]); err == nil {
+			t.Errorf("%s is still on the host after the next sandbox started", args["plant"])
+		}
+		if planted == nil && !strings.Contains(errs, args["plant"]+" is a protected path") {
+			t.Errorf("no quarantine line for %s:\n%s", args["plant"], errs)
+		}
 		time.Sleep(300 * time.Millisecond)
-		if b, err := os.ReadFile(args["plant"]); err == nil && len(b) > 0 {
-			t.Errorf("a ring process wrote %s after the launcher was killed: %q", args["plant"], b)
+		if b, err := os.ReadFile(args["plant"]); err == nil {
+			t.Errorf("a ring process wrote %s after the launcher was killed and the sweep: %q", args["plant"], b)
 		}
 	})
 }

@@ -302,6 +302,11 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 	}
 	done = func(restore func()) {
 		prep.Done()
+		// Protected paths the ring made, moved away by the guard
+		// (docs/confinement.md, "Protected paths").
+		for _, q := range prep.Quarantined() {
+			fmt.Fprintln(stderr, "lite-sandbox: "+q.String())
+		}
 		restore()
 		for _, sc := range scratches {
 			if k, ok := keeps[sc.dir]; ok {

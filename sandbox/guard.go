@@ -1,0 +1,31 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import "fmt"
+
+// Quarantined is a protected path a sandbox created, moved away.
+type Quarantined struct {
+	Path string // the protected path
+	To   string // where it went; "" when it was removed (another file system)
+}
+
+// String is the line a caller shows.
+func (q Quarantined) String() string {
+	if q.To == "" {
+		return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: removed (docs/confinement.md, \"Protected paths\")", printable(q.Path))
+	}
+	return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: moved to %s (if it is yours, move it back on the host; docs/confinement.md, \"Protected paths\")",
+		printable(q.Path), printable(q.To))
+}
+
+// Quarantined returns what the guard of the sandbox moved away (see
+// guard_linux.go), once Done has returned: the paths the sandbox
+// created, and those a crashed sandbox of the workspace left.
+func (p *Prepared) Quarantined() []Quarantined {
+	if p == nil {
+		return nil
+	}
+	return p.quarantined
+}
