@@ -96,35 +96,7 @@ func TestProtocol(t *testing.T) {
 	if r := c.recv(); strings.Join(r.KnownCommands, ",") != "get,put,close" {
 		t.Fatalf("handshake: %+v", r)
 	}
-	steps := []struct {
-		name  string
-		req   request
-		body  []byte
-		check func(response) string
-	}{
-		{"miss", request{ID: 1, Command: "get", ActionID: id("new")}, nil, func(r response) string {
-			return ifNot(r.Miss && r.ID == 1, "want a miss")
-		}},
-		{"put", request{ID: 2, Command: "put", ActionID: id("new"), OutputID: id("out"), BodySize: 3}, []byte("abc"), func(r response) string {
-			return ifNot(r.Err == "" && strings.HasPrefix(r.DiskPath, layer+"/"), "want a path in the layer")
-		}},
-		{"layer hit", request{ID: 3, Command: "get", ActionID: id("new")}, nil, func(r response) string {
-			b, _ := os.ReadFile(r.DiskPath)
-			return ifNot(!r.Miss && string(b) == "abc" && string(r.OutputID) == string(id("out")), "want the put back")
-		}},
-		{"host hit", request{ID: 4, Command: "get", ActionID: id("host action")}, nil, func(r response) string {
-			return ifNot(!r.Miss && strings.HasPrefix(r.DiskPath, host+"/") && r.Size == int64(len(good)) && r.Time.Equal(now), "want the host's entry")
-		}},
-		{"unverified host entry", request{ID: 5, Command: "get", ActionID: id("bad action")}, nil, func(r response) string {
-			return ifNot(r.Miss, "want a miss for an output that does not hash to its ID")
-		}},
-		{"short action ID", request{ID: 6, Command: "put", ActionID: []byte("x"), OutputID: id("o"), BodySize: 1}, []byte("y"), func(r response) string {
-			return ifNot(r.Err != "", "want an error")
-		}},
-		{"unknown command", request{ID: 7, Command: "get2"}, nil, func(r response) string {
-			return ifNot(r.Err != "", "want an error")
-		}},
-	}
+	steps := protocolSteps(host, layer, good, now)
 	for _, st := range steps {
 		c.send(st.req, st.body)
 		r := c.recv()
@@ -269,4 +241,40 @@ func lastStats(t *testing.T, p string) Stats {
 		t.Fatalf("stats %q: %v", lines[len(lines)-1], err)
 	}
 	return st
+}
+
+type step struct {
+	name  string
+	req   request
+	body  []byte
+	check func(response) string
+}
+
+// protocolSteps are TestProtocol's requests, in order, and what each
+// response must be.
+func protocolSteps(host, layer string, good []byte, now time.Time) []step {
+	return []step{
+		{"miss", request{ID: 1, Command: "get", ActionID: id("new")}, nil, func(r response) string {
+			return ifNot(r.Miss && r.ID == 1, "want a miss")
+		}},
+		{"put", request{ID: 2, Command: "put", ActionID: id("new"), OutputID: id("out"), BodySize: 3}, []byte("abc"), func(r response) string {
+			return ifNot(r.Err == "" && strings.HasPrefix(r.DiskPath, layer+"/"), "want a path in the layer")
+		}},
+		{"layer hit", request{ID: 3, Command: "get", ActionID: id("new")}, nil, func(r response) string {
+			b, _ := os.ReadFile(r.DiskPath)
+			return ifNot(!r.Miss && string(b) == "abc" && string(r.OutputID) == string(id("out")), "want the put back")
+		}},
+		{"host hit", request{ID: 4, Command: "get", ActionID: id("host action")}, nil, func(r response) string {
+			return ifNot(!r.Miss && strings.HasPrefix(r.DiskPath, host+"/") && r.Size == int64(len(good)) && r.Time.Equal(now), "want the host's entry")
+		}},
+		{"unverified host entry", request{ID: 5, Command: "get", ActionID: id("bad action")}, nil, func(r response) string {
+			return ifNot(r.Miss, "want a miss for an output that does not hash to its ID")
+		}},
+		{"short action ID", request{ID: 6, Command: "put", ActionID: []byte("x"), OutputID: id("o"), BodySize: 1}, []byte("y"), func(r response) string {
+			return ifNot(r.Err != "", "want an error")
+		}},
+		{"unknown command", request{ID: 7, Command: "get2"}, nil, func(r response) string {
+			return ifNot(r.Err != "", "want an error")
+		}},
+	}
 }
