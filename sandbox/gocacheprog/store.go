@@ -161,3 +161,11 @@ func writeFile(p string, data []byte) error {
 	}
 	return nil
 }
+
+// touch marks p used, at most once an hour, as the go command does for
+// its own entries (cmd/go/internal/cache, mtimeInterval).
+func touch(p string, now time.Time) {
+	if fi, err := os.Stat(p); err == nil && now.Sub(fi.ModTime()) >= time.Hour {
+		os.Chtimes(p, now, now)
+	}
+}
