@@ -278,3 +278,37 @@ func protocolSteps(host, layer string, good []byte, now time.Time) []step {
 		}},
 	}
 }
+
+// TestLayerHitMarksUse: a layer hit renews the entry's mtimes (the go
+// command trims GOCACHE by them); a host hit touches nothing.
+func TestLayerHitMarksUse(t *testing.T) {
+	t.Parallel()
+	host, layer := t.TempDir(), t.TempDir()
+	old := time.Now().Add(-48 * time.Hour)
+	for _, dir := range []string{host, layer} {
+		a := id(dir)
+		d, err := store(dir, a, id("body"), []byte("body"), old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{d, file(dir, a, "a")} {
+			os.Chtimes(p, old, old)
+		}
+	}
+	s := &Server{Host: host, Layer: layer}
+	for _, tc := range []struct {
+		dir     string
+		renewed bool
+	}{{layer, true}, {host, false}} {
+		if r := s.get(request{ID: 1, Command: "get", ActionID: id(tc.dir)}); r.Miss {
+			t.Fatalf("%s: miss", tc.dir)
+		}
+		fi, err := os.Stat(file(tc.dir, id(tc.dir), "a"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if renewed := fi.ModTime().After(old.Add(time.Hour)); renewed != tc.renewed {
+			t.Errorf("%s: mtime %v, renewed %v, want %v", tc.dir, fi.ModTime(), renewed, tc.renewed)
+		}
+	}
+}
