@@ -242,6 +242,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// seccomp; escape classes 19, 21, 24), through the same entry
 		// point as a per-command sandbox; every command inherits it.
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
+		spec.GoCacheProg = wexe // serves __gocacheprog (a test's worker may not)
 	}
 	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
 	if err != nil {

@@ -49,6 +49,11 @@ type Spec struct {
 	// CacheLayer, or are read-only when it is "" (see cacheMounts).
 	SharedCaches []string
 	CacheLayer   string
+	// GoCacheProg is a binary that serves `__gocacheprog` (lite-sandbox or
+	// the shim, package gocacheprog): when Go's build cache gets a layer,
+	// the go command inside reads the host's build cache through it,
+	// read-only (see goBuildMounts). "" leaves the layer cold.
+	GoCacheProg string
 	// Protect lists paths inside the workspace that stay read-only
 	// (escape classes 9 to 15), whether or not they exist yet.
 	Protect []Protected

@@ -217,6 +217,8 @@ func (s *Shim) Exec(argv []string) error {
 		exe = contract.FindShimBinary(exe)
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
+	// Both binaries serve Go's build cache inside (package gocacheprog).
+	spec.GoCacheProg = exe
 	if spec.Network == policy.NetworkAllow {
 		sock, stop, err := s.startEgress()
 		if err != nil {
