@@ -23,20 +23,21 @@ import (
 // host's download cache read-only as the first GOPROXY, so that modules
 // the host has are extracted from it without the network, and Go's build
 // cache is served by a GOCACHEPROG ([Spec.GoCacheProg], package
-// gocacheprog) that answers from the layer, else from the host's build
-// cache bound read-only, and puts into the layer only: a new
-// workspace's first build compiles only what the host never built.
-// Caches in
-// [Spec.SharedCaches] (the user's opt-in) are mounted read-write as
+// gocacheprog) that answers from the layer, else asks the launcher
+// ([Spec.GoCacheSocket]) for one exact action ID and copies the host's
+// compiled package into the layer; puts go into the layer only. The
+// host's build cache is never mounted: a new workspace's first build
+// compiles only what the host never built, and sees nothing else of it.
+// Caches in [Spec.SharedCaches] (the user's opt-in) are mounted read-write as
 // they are. Without a layer directory caches are read-only.
 
 // goModDownload is where the host's Go download cache appears inside;
-// goBuildHost the host's Go build cache, and goCacheProg the binary that
-// serves it (fixed paths, so that the generated go env file is the same
-// for every sandbox of the workspace).
+// goCacheSock the launcher's build cache server, and goCacheProg the
+// binary that asks it (fixed paths, so that the generated go env file
+// is the same for every sandbox of the workspace).
 const (
 	goModDownload = ".cache/lite-sandbox/go-mod-download"
-	goBuildHost   = ".cache/lite-sandbox/go-build-host"
+	goCacheSock   = ".cache/lite-sandbox/gocache.sock"
 	goCacheProg   = ".cache/lite-sandbox/gocacheprog"
 )
 
@@ -87,9 +88,11 @@ func cacheMounts(s Spec, fsys FS) ([]Mount, error) {
 					Mount{Kind: ROBind, Src: path.Join(s.CacheLayer, goEnvFile(s, fsys)), Dst: path.Join(s.Home, ".config", "go", "env")})
 			}
 			if usesGoCacheProg(s, c) {
-				ms = append(ms,
-					Mount{Kind: ROBind, Src: c, Dst: path.Join(s.Home, goBuildHost)},
-					Mount{Kind: ROBind, Src: s.GoCacheProg, Dst: path.Join(s.Home, goCacheProg)})
+				ms = append(ms, Mount{Kind: ROBind, Src: s.GoCacheProg, Dst: path.Join(s.Home, goCacheProg)})
+				if s.GoCacheSocket != "" {
+					// The socket only: the host's cache itself is never bound.
+					ms = append(ms, Mount{Kind: ROBind, Src: s.GoCacheSocket, Dst: path.Join(s.Home, goCacheSock)})
+				}
 			}
 		}
 	}
@@ -121,6 +124,11 @@ func usesGoCacheProg(s Spec, c string) bool {
 		!slices.Contains(s.SharedCaches, c) && goCacheProgSetting(s, c) != ""
 }
 
+// GoBuildCacheServed returns the host's Go build cache that the cache
+// program of a sandbox of s asks for (the launcher serves it on
+// [Spec.GoCacheSocket]), "" when none.
+func GoBuildCacheServed(s Spec) string { return goBuildCacheProg(s, OSFS{}) }
+
 // goBuildCacheProg returns the existing Go build cache the cache program
 // serves, "" when none.
 func goBuildCacheProg(s Spec, fsys FS) string {
@@ -147,7 +155,7 @@ func goEnvFile(s Spec, fsys FS) string {
 // build cache c (its layer inside is c itself). The go command splits
 // it on spaces, honouring quotes; a path it cannot quote gets no line.
 func goCacheProgSetting(s Spec, c string) string {
-	args := []string{path.Join(s.Home, goCacheProg), gocacheprog.Command, path.Join(s.Home, goBuildHost), c}
+	args := []string{path.Join(s.Home, goCacheProg), gocacheprog.Command, path.Join(s.Home, goCacheSock), c}
 	for i, a := range args {
 		if strings.ContainsAny(a, "'\"\n\\") {
 			return ""

@@ -5,28 +5,31 @@ package sandbox
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
-// TestGoCacheProgMounts: the host's Go build cache is bound read-only
-// (never read-write) beside the layer, with the program and the go env
-// file that names it, only when the build cache gets a layer and there
-// is a program; shared or without a layer it is as before.
+// TestGoCacheProgMounts: the host's Go build cache is never bound into
+// the sandbox when it gets a layer (no mount has it as source); with a
+// layer and a program, the program and the launcher's socket are bound
+// read-only and the go env file names the program; shared or without a
+// layer it is as before.
 func TestGoCacheProgMounts(t *testing.T) {
 	t.Parallel()
-	const home, gb = "/home/u", "/home/u/.cache/go-build"
-	fsys := newFakeFS(map[string]string{gb: "dir", "/opt/ls/lite-sandbox-shim": "file"})
-	base := Spec{Workspace: "/home/u/p", Home: home, Caches: []string{gb}, CacheLayer: "/home/u/.cache/lite-sandbox/caches/x", GoCacheProg: "/opt/ls/lite-sandbox-shim"}
+	const home, gb, sock = "/home/u", "/home/u/.cache/go-build", "/tmp/ls-gocache/gocache.sock"
+	fsys := newFakeFS(map[string]string{gb: "dir", "/opt/ls/lite-sandbox-shim": "file", sock: "file"})
+	base := Spec{Workspace: "/home/u/p", Home: home, Caches: []string{gb}, CacheLayer: "/home/u/.cache/lite-sandbox/caches/x",
+		GoCacheProg: "/opt/ls/lite-sandbox-shim", GoCacheSocket: sock}
 	for _, tc := range []struct {
-		name   string
-		adjust func(*Spec)
-		want   bool
+		name         string
+		adjust       func(*Spec)
+		prog, socket bool
 	}{
-		{"layer and program", func(*Spec) {}, true},
-		{"no program", func(s *Spec) { s.GoCacheProg = "" }, false},
-		{"shared", func(s *Spec) { s.SharedCaches = []string{gb} }, false},
-		{"no layer", func(s *Spec) { s.CacheLayer = "" }, false},
-		{"home with a quote", func(s *Spec) { s.Home = "/home/o'u" }, false},
+		{"layer, program and socket", func(*Spec) {}, true, true},
+		{"no socket: the layer alone", func(s *Spec) { s.GoCacheSocket = "" }, true, false},
+		{"no program", func(s *Spec) { s.GoCacheProg = "" }, false, false},
+		{"no layer", func(s *Spec) { s.CacheLayer = "" }, false, false},
+		{"home with a quote", func(s *Spec) { s.Home = "/home/o'u" }, false, false},
 	} {
 		s := base
 		tc.adjust(&s)
@@ -34,18 +37,30 @@ func TestGoCacheProgMounts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		host := slices.IndexFunc(ms, func(m Mount) bool { return m.Src == gb && m.Dst != gb })
+		// Without a layer (it could not be made) caches are read-only as
+		// they were before the cache program: a limit, docs/limits.md.
+		if i := slices.IndexFunc(ms, func(m Mount) bool { return m.Src == gb || strings.HasPrefix(m.Src, gb+"/") }); i >= 0 && s.CacheLayer != "" {
+			t.Errorf("%s: the host's build cache is bound: %v", tc.name, ms[i])
+		}
 		prog := slices.IndexFunc(ms, func(m Mount) bool { return m.Src == base.GoCacheProg })
-		if got := host >= 0 && prog >= 0; got != tc.want {
+		so := slices.IndexFunc(ms, func(m Mount) bool { return m.Src == sock })
+		if (prog >= 0) != tc.prog || (so >= 0) != tc.socket {
 			t.Errorf("%s: mounts %v", tc.name, ms)
 			continue
 		}
-		if host >= 0 && (ms[host].Kind != ROBind || ms[prog].Kind != ROBind) {
-			t.Errorf("%s: the host's cache or the program is not read-only: %v", tc.name, ms)
+		if prog >= 0 && ms[prog].Kind != ROBind || so >= 0 && ms[so].Kind != ROBind {
+			t.Errorf("%s: the program or the socket is not read-only: %v", tc.name, ms)
 		}
-		if tc.want && goEnvFile(s, fsys) != goProgEnvName {
+		if tc.prog && goEnvFile(s, fsys) != goProgEnvName {
 			t.Errorf("%s: go env file %q", tc.name, goEnvFile(s, fsys))
 		}
+	}
+	// Shared (the user's opt-in): bound read-write as it is, no program.
+	s := base
+	s.SharedCaches = []string{gb}
+	ms, _ := cacheMounts(s, fsys)
+	if slices.ContainsFunc(ms, func(m Mount) bool { return m.Src == base.GoCacheProg || m.Src == sock }) {
+		t.Errorf("shared: %v", ms)
 	}
 }
 
@@ -53,7 +68,7 @@ func TestGoCacheProgSetting(t *testing.T) {
 	t.Parallel()
 	s := Spec{Home: "/home/a b"}
 	got := goCacheProgSetting(s, "/home/a b/.cache/go-build")
-	want := "GOCACHEPROG='/home/a b/.cache/lite-sandbox/gocacheprog' __gocacheprog '/home/a b/.cache/lite-sandbox/go-build-host' '/home/a b/.cache/go-build'\n"
+	want := "GOCACHEPROG='/home/a b/.cache/lite-sandbox/gocacheprog' __gocacheprog '/home/a b/.cache/lite-sandbox/gocache.sock' '/home/a b/.cache/go-build'\n"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

@@ -2,16 +2,17 @@
 // SPDX-License-Identifier: MIT
 
 // Package gocacheprog is the Go build cache a sandboxed command sees, as
-// a GOCACHEPROG program (`lite-sandbox __gocacheprog HOST LAYER`, run by
-// the go command inside the sandbox; the protocol is Go's
+// a GOCACHEPROG program (`lite-sandbox __gocacheprog SOCKET LAYER`, run
+// by the go command inside the sandbox; the protocol is Go's
 // cmd/go/internal/cacheprog). A get is answered from the workspace's
-// own layer, else from the host's GOCACHE, which is bound read-only: the
-// host wrote those entries and the sandbox only reads them, after
-// checking that the output's SHA-256 is the output ID the entry names.
-// A put goes to the layer only, in the go command's own disk format, so
-// that tools reading GOCACHE directly find it there. The host's cache is
-// never written: a compiled package is code the host runs later
-// (docs/confinement.md, "Caches").
+// own layer, else by asking the launcher's [Host] server on SOCKET for
+// that one action ID: a hit's output (a compiled package only) is
+// checked against its output ID and written to the layer, and the go
+// command reads it there. The sandbox never sees the host's cache
+// directory, and a put goes to the layer only, in the go command's own
+// disk format, so that tools reading GOCACHE directly find it there. The
+// host's cache is never written: a compiled package is code the host
+// runs later (docs/confinement.md, "Caches").
 //
 // It imports only the standard library, so that the shim binary links it.
 package gocacheprog
@@ -65,21 +66,21 @@ type Stats struct {
 
 // Server answers the go command's requests for one process.
 type Server struct {
-	// Host is the host's GOCACHE as the sandbox sees it (read-only);
-	// Layer is the workspace's writable layer (GOCACHE inside).
-	Host, Layer string
+	// Socket is the launcher's [Host] server ("" or absent: the layer
+	// alone); Layer is the workspace's writable layer (GOCACHE inside).
+	Socket, Layer string
 
 	mu    sync.Mutex // guards enc and stats
 	enc   *json.Encoder
 	stats Stats
 }
 
-// Main is `__gocacheprog HOST LAYER`: it serves stdin and stdout.
+// Main is `__gocacheprog SOCKET LAYER`: it serves stdin and stdout.
 func Main(args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) != 2 || args[0] == "" || args[1] == "" {
-		return errors.New(Command + ": usage: " + Command + " HOST-GOCACHE LAYER-GOCACHE")
+		return errors.New(Command + ": usage: " + Command + " SOCKET LAYER-GOCACHE")
 	}
-	s := &Server{Host: args[0], Layer: args[1]}
+	s := &Server{Socket: args[0], Layer: args[1]}
 	st, err := s.Serve(stdin, stdout)
 	if p := os.Getenv(EnvStats); p != "" {
 		if f, ferr := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); ferr == nil {
@@ -157,11 +158,12 @@ func (s *Server) count(f func(*Stats)) {
 	s.mu.Unlock()
 }
 
-// get answers from the layer (the sandbox's own puts), else from the
-// host's cache, whose output must hash to its output ID: a miss
-// otherwise, never an error, so that the go command rebuilds.
+// get answers from the layer (the sandbox's own puts and what it
+// fetched before), else from the launcher's server, whose hit is
+// written to the layer first: a miss otherwise, never an error, so that
+// the go command rebuilds.
 func (s *Server) get(req request) response {
-	if e, ok := lookup(s.Layer, req.ActionID, false); ok {
+	if e, ok := lookup(s.Layer, req.ActionID); ok {
 		s.count(func(st *Stats) { st.LayerHits++ })
 		// The go command trims GOCACHE (the layer) of entries unused for
 		// five days by their mtimes, which it sets on its own use only.
@@ -169,16 +171,18 @@ func (s *Server) get(req request) response {
 		touch(e.path, time.Now())
 		return e.response(req.ID)
 	}
-	e, ok := lookup(s.Host, req.ActionID, true)
-	switch {
-	case ok:
-		s.count(func(st *Stats) { st.HostHits++ })
-		return e.response(req.ID)
-	case e.rejected:
-		s.count(func(st *Stats) { st.Rejected++; st.Misses++ })
-	default:
-		s.count(func(st *Stats) { st.Misses++ })
+	if s.Socket != "" && len(req.ActionID) == idLen {
+		if out, body, ok := fetch(s.Socket, req.ActionID); ok {
+			if _, err := store(s.Layer, req.ActionID, out, body, time.Now()); err == nil {
+				if e, ok := lookup(s.Layer, req.ActionID); ok {
+					s.count(func(st *Stats) { st.HostHits++ })
+					return e.response(req.ID)
+				}
+			}
+			s.count(func(st *Stats) { st.Rejected++ })
+		}
 	}
+	s.count(func(st *Stats) { st.Misses++ })
 	return response{ID: req.ID, Miss: true}
 }
 

@@ -64,25 +64,20 @@ func (c *client) recv() response {
 }
 
 // TestProtocol: the handshake, a miss, a put served back from the layer,
-// a host entry served read-only, a host entry whose output does not hash
-// to its output ID refused (a miss), bad requests answered with an
-// error, close.
+// a host entry fetched from the launcher's server into the layer, a host
+// entry whose output does not hash to its output ID and a cached test
+// output each a miss, bad requests answered with an error, close; the
+// host's cache unchanged.
 func TestProtocol(t *testing.T) {
 	t.Parallel()
 	host, layer := t.TempDir(), t.TempDir()
-	good, bad := []byte("compiled package"), []byte("tampered")
-	now := time.Unix(1700000000, 0)
-	if _, err := store(host, id("host action"), id(string(good)), good, now); err != nil {
-		t.Fatal(err)
-	}
-	// An entry naming an output ID whose file holds something else.
-	if _, err := store(host, id("bad action"), id("original"), bad, now); err != nil {
-		t.Fatal(err)
-	}
+	good := []byte("!<arch>\ncompiled package")
+	hostEntries(t, host, good)
 	before := listing(t, host)
+	sock, _ := startHost(t, host)
 	pr, pw := io.Pipe()
 	rr, rw := io.Pipe()
-	s := &Server{Host: host, Layer: layer}
+	s := &Server{Socket: sock, Layer: layer}
 	done := make(chan Stats)
 	go func() {
 		st, err := s.Serve(pr, rw)
@@ -96,7 +91,7 @@ func TestProtocol(t *testing.T) {
 	if r := c.recv(); strings.Join(r.KnownCommands, ",") != "get,put,close" {
 		t.Fatalf("handshake: %+v", r)
 	}
-	steps := protocolSteps(host, layer, good, now)
+	steps := protocolSteps(layer, good)
 	for _, st := range steps {
 		c.send(st.req, st.body)
 		r := c.recv()
@@ -107,12 +102,12 @@ func TestProtocol(t *testing.T) {
 			t.Errorf("%s: %s: %+v", st.name, msg, r)
 		}
 	}
-	c.send(request{ID: 8, Command: "close"}, nil)
-	if r := c.recv(); r.ID != 8 || r.Err != "" {
+	c.send(request{ID: 9, Command: "close"}, nil)
+	if r := c.recv(); r.ID != 9 || r.Err != "" {
 		t.Errorf("close: %+v", r)
 	}
 	st := <-done
-	if want := (Stats{HostHits: 1, LayerHits: 1, Misses: 2, Puts: 1, Rejected: 1}); st != want {
+	if want := (Stats{HostHits: 1, LayerHits: 1, Misses: 3, Puts: 1}); st != want {
 		t.Errorf("stats = %+v, want %+v", st, want)
 	}
 	if after := listing(t, host); after != before {
@@ -205,7 +200,8 @@ func TestGoCommand(t *testing.T) {
 		t.Fatalf("control: the host's build compiled nothing:\n%s", out)
 	}
 	before := listing(t, host)
-	prog := "GOCACHEPROG=" + exe + " " + Command + " " + host + " " + layer
+	sock, _ := startHost(t, host)
+	prog := "GOCACHEPROG=" + exe + " " + Command + " " + sock + " " + layer
 	if out := run("GOCACHE="+layer, prog); compiles(out) != 0 {
 		t.Errorf("compiled with the host's cache warm:\n%s", out)
 	}
@@ -251,8 +247,8 @@ type step struct {
 }
 
 // protocolSteps are TestProtocol's requests, in order, and what each
-// response must be.
-func protocolSteps(host, layer string, good []byte, now time.Time) []step {
+// response must be (hostEntries made the host's cache).
+func protocolSteps(layer string, good []byte) []step {
 	return []step{
 		{"miss", request{ID: 1, Command: "get", ActionID: id("new")}, nil, func(r response) string {
 			return ifNot(r.Miss && r.ID == 1, "want a miss")
@@ -265,29 +261,35 @@ func protocolSteps(host, layer string, good []byte, now time.Time) []step {
 			return ifNot(!r.Miss && string(b) == "abc" && string(r.OutputID) == string(id("out")), "want the put back")
 		}},
 		{"host hit", request{ID: 4, Command: "get", ActionID: id("host action")}, nil, func(r response) string {
-			return ifNot(!r.Miss && strings.HasPrefix(r.DiskPath, host+"/") && r.Size == int64(len(good)) && r.Time.Equal(now), "want the host's entry")
+			b, _ := os.ReadFile(r.DiskPath)
+			return ifNot(!r.Miss && strings.HasPrefix(r.DiskPath, layer+"/") && string(b) == string(good) && r.Size == int64(len(good)), "want the host's entry, copied to the layer")
 		}},
 		{"unverified host entry", request{ID: 5, Command: "get", ActionID: id("bad action")}, nil, func(r response) string {
 			return ifNot(r.Miss, "want a miss for an output that does not hash to its ID")
 		}},
-		{"short action ID", request{ID: 6, Command: "put", ActionID: []byte("x"), OutputID: id("o"), BodySize: 1}, []byte("y"), func(r response) string {
+		{"host test output", request{ID: 6, Command: "get", ActionID: id("test action")}, nil, func(r response) string {
+			return ifNot(r.Miss, "want a miss for a cached test output")
+		}},
+		{"short action ID", request{ID: 7, Command: "put", ActionID: []byte("x"), OutputID: id("o"), BodySize: 1}, []byte("y"), func(r response) string {
 			return ifNot(r.Err != "", "want an error")
 		}},
-		{"unknown command", request{ID: 7, Command: "get2"}, nil, func(r response) string {
+		{"unknown command", request{ID: 8, Command: "get2"}, nil, func(r response) string {
 			return ifNot(r.Err != "", "want an error")
 		}},
 	}
 }
 
 // TestLayerHitMarksUse: a layer hit renews the entry's mtimes (the go
-// command trims GOCACHE by them); a host hit touches nothing.
+// command trims GOCACHE by them); a host hit touches nothing of the
+// host's.
 func TestLayerHitMarksUse(t *testing.T) {
 	t.Parallel()
 	host, layer := t.TempDir(), t.TempDir()
 	old := time.Now().Add(-48 * time.Hour)
+	body := []byte("!<arch>\nbody")
 	for _, dir := range []string{host, layer} {
 		a := id(dir)
-		d, err := store(dir, a, id("body"), []byte("body"), old)
+		d, err := store(dir, a, id(string(body)), body, old)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +297,8 @@ func TestLayerHitMarksUse(t *testing.T) {
 			os.Chtimes(p, old, old)
 		}
 	}
-	s := &Server{Host: host, Layer: layer}
+	sock, _ := startHost(t, host)
+	s := &Server{Socket: sock, Layer: layer}
 	for _, tc := range []struct {
 		dir     string
 		renewed bool
