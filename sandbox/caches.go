@@ -127,7 +127,12 @@ func usesGoCacheProg(s Spec, c string) bool {
 // GoBuildCacheServed returns the host's Go build cache that the cache
 // program of a sandbox of s asks for (the launcher serves it on
 // [Spec.GoCacheSocket]), "" when none.
-func GoBuildCacheServed(s Spec) string { return goBuildCacheProg(s, OSFS{}) }
+func GoBuildCacheServed(s Spec) string {
+	if s.CacheLayer == "" && s.Home != "" && s.Workspace != "" {
+		s.CacheLayer = CacheLayerDir(s.Home, s.Workspace) // as DetectHost will
+	}
+	return goBuildCacheProg(s, OSFS{})
+}
 
 // goBuildCacheProg returns the existing Go build cache the cache program
 // serves, "" when none.
