@@ -23,7 +23,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
-	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
@@ -243,8 +242,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// seccomp; escape classes 19, 21, 24), through the same entry
 		// point as a per-command sandbox; every command inherits it.
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
-		spec.GoCacheProg = wexe // serves __gocacheprog (a test's worker may not)
-		s.serveGoCache(&spec)
+		s.serveGoCache(&spec, wexe) // serves __gocacheprog (a test's worker may not)
 	}
 	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
 	if err != nil {
@@ -471,12 +469,7 @@ func (s *Session) cleanup() error {
 	if s.release != nil {
 		s.release()
 	}
-	if s.egress != nil {
-		s.egress()
-	}
-	if s.gocache != nil {
-		s.gocache()
-	}
+	s.stopServers() // the egress proxy, the Go build cache server
 	if err := os.RemoveAll(s.Dir); err != nil {
 		return fmt.Errorf("session: remove %s: %w", s.Dir, err)
 	}
@@ -501,20 +494,4 @@ func (s *Session) logTail() string {
 	}
 	b, _ := io.ReadAll(f)
 	return strings.TrimSpace(string(b))
-}
-
-// serveGoCache serves, when the worker's Go build cache gets a layer,
-// the host's build cache by exact action ID on gocache.sock in the
-// session directory, bound into the worker's sandbox (package
-// gocacheprog; docs/confinement.md, "Caches"). Failing, the layer alone
-// serves: a cold first build, nothing else changes.
-func (s *Session) serveGoCache(spec *sandbox.Spec) {
-	dir := sandbox.GoBuildCacheServed(*spec)
-	if dir == "" {
-		return
-	}
-	sock := filepath.Join(s.Dir, "gocache.sock")
-	if _, stop, err := gocacheprog.Listen(sock, dir); err == nil {
-		s.gocache, spec.GoCacheSocket = stop, sock
-	}
 }

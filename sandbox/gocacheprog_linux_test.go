@@ -120,11 +120,7 @@ func TestGoBuildCacheFromHost(t *testing.T) {
 	if cacheListing(t, hostCache) != "" {
 		t.Fatal("the host's build cache exists before the host's build")
 	}
-	host := exec.Command(goBin, "build", "-x", ".")
-	host.Dir, host.Env = ws, append(os.Environ(), goEnv...)
-	if out, err := host.CombinedOutput(); err != nil || !strings.Contains(string(out), "/compile ") {
-		t.Fatalf("control: the host's go build compiled nothing: %v\n%s", err, out)
-	}
+	hostBuild(t, goBin, ws, goEnv)
 	testAction, testOut := plantTestOutput(t, hostCache)
 	before := cacheListing(t, hostCache)
 	pkgAction, _ := hostEntry(t, hostCache, func(b []byte) bool { return bytes.HasPrefix(b, []byte("!<arch>\n")) })
@@ -182,6 +178,16 @@ func TestGoBuildCacheFromHost(t *testing.T) {
 		t.Errorf("the sandbox changed the host's build cache:\n%s\nwas\n%s", after, before)
 	}
 	goBuildChanged(t, b, s, env, ws, layer, hostCache, before)
+}
+
+// hostBuild builds ws on the host; the control: it compiled.
+func hostBuild(t *testing.T, goBin, ws string, env []string) {
+	t.Helper()
+	host := exec.Command(goBin, "build", "-x", ".")
+	host.Dir, host.Env = ws, append(os.Environ(), env...)
+	if out, err := host.CombinedOutput(); err != nil || !strings.Contains(string(out), "/compile ") {
+		t.Fatalf("control: the host's go build compiled nothing: %v\n%s", err, out)
+	}
 }
 
 // lineWith returns the rest of the first line of out starting with prefix.
