@@ -55,10 +55,15 @@ func writeSettings(s Spec, getenv func(string) string) {
 		npmrc, _ = NpmrcFile(user)
 	}
 	progEnv := goProgEnv(s, goEnv)
+	// A spec without the program (the ring's) leaves the program's file
+	// alone: a session's worker may be binding it at this moment.
+	prog := s.GoCacheProg != ""
 	if goEnv == nil && npmrc == nil && progEnv == nil {
 		// Nothing to write: leave the directory uncreated.
 		removeSetting(s, goEnvName)
-		removeSetting(s, goProgEnvName)
+		if prog {
+			removeSetting(s, goProgEnvName)
+		}
 		removeSetting(s, npmrcName)
 		return
 	}
@@ -66,7 +71,9 @@ func writeSettings(s Spec, getenv func(string) string) {
 		return
 	}
 	writeSetting(s, goEnvName, goEnv)
-	writeSetting(s, goProgEnvName, progEnv)
+	if prog {
+		writeSetting(s, goProgEnvName, progEnv)
+	}
 	writeSetting(s, npmrcName, npmrc)
 }
 
