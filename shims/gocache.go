@@ -27,7 +27,8 @@ func serveGoCache(spec *sandbox.Spec) (stop func()) {
 	if dir == "" {
 		return func() {}
 	}
-	removeStaleDirs(os.TempDir(), goCacheDirPrefix)
+	// Best effort, beside the command's start (every `run` gets here).
+	go removeStaleDirs(os.TempDir(), goCacheDirPrefix)
 	sd, err := os.MkdirTemp("", goCacheDirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return func() {}
