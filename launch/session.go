@@ -109,6 +109,7 @@ type Session struct {
 	argv    []string // the bwrap command line that runs the worker
 	release func()   // after the sandbox is gone (placeholders); may be nil
 	egress  func()   // stops the egress proxy; may be nil
+	gocache func()   // stops the Go build cache server; may be nil
 	env     []string
 	timeout time.Duration
 

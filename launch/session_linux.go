@@ -242,6 +242,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// seccomp; escape classes 19, 21, 24), through the same entry
 		// point as a per-command sandbox; every command inherits it.
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
+		s.serveGoCache(&spec, wexe) // serves __gocacheprog (a test's worker may not)
 	}
 	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
 	if err != nil {
@@ -468,9 +469,7 @@ func (s *Session) cleanup() error {
 	if s.release != nil {
 		s.release()
 	}
-	if s.egress != nil {
-		s.egress()
-	}
+	s.stopServers() // the egress proxy, the Go build cache server
 	if err := os.RemoveAll(s.Dir); err != nil {
 		return fmt.Errorf("session: remove %s: %w", s.Dir, err)
 	}

@@ -54,9 +54,16 @@ func writeSettings(s Spec, getenv func(string) string) {
 	if user, err := readSettings(UserNpmrc(s.Home, getenv)); err == nil {
 		npmrc, _ = NpmrcFile(user)
 	}
-	if goEnv == nil && npmrc == nil {
+	progEnv := goProgEnv(s, goEnv)
+	// A spec without the program (the ring's) leaves the program's file
+	// alone: a session's worker may be binding it at this moment.
+	prog := s.GoCacheProg != ""
+	if goEnv == nil && npmrc == nil && progEnv == nil {
 		// Nothing to write: leave the directory uncreated.
 		removeSetting(s, goEnvName)
+		if prog {
+			removeSetting(s, goProgEnvName)
+		}
 		removeSetting(s, npmrcName)
 		return
 	}
@@ -64,7 +71,34 @@ func writeSettings(s Spec, getenv func(string) string) {
 		return
 	}
 	writeSetting(s, goEnvName, goEnv)
+	if prog {
+		writeSetting(s, goProgEnvName, progEnv)
+	}
 	writeSetting(s, npmrcName, npmrc)
+}
+
+// goProgEnv is goEnv with the GOCACHEPROG line of the cache program (a
+// user's own GOCACHEPROG dropped: it runs outside the sandbox), nil when
+// the program does not serve the build cache. It is written whenever the
+// program could serve it, whatever this sandbox uses: its content is the
+// same for every sandbox of the workspace (caches.go, goEnvFile).
+func goProgEnv(s Spec, goEnv []byte) []byte {
+	c := goBuildCacheProg(s, OSFS{})
+	if c == "" {
+		return nil
+	}
+	line := goCacheProgSetting(s, c)
+	if line == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	for _, l := range bytes.SplitAfter(goEnv, []byte("\n")) {
+		if !bytes.HasPrefix(bytes.TrimSpace(l), []byte("GOCACHEPROG=")) {
+			b.Write(l)
+		}
+	}
+	b.WriteString(line)
+	return b.Bytes()
 }
 
 // readSettings reads a user's settings file; a missing name or file is

@@ -14,6 +14,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -29,6 +30,14 @@ func TestMain(m *testing.M) {
 		code, err := confine.Exec(os.Args[3:], os.Environ())
 		os.Stderr.WriteString("confine: " + err.Error() + "\n")
 		os.Exit(code)
+	}
+	if len(os.Args) >= 2 && os.Args[1] == gocacheprog.Command {
+		// The Go build cache program (Spec.GoCacheProg), as lite-sandbox.
+		if err := gocacheprog.Main(os.Args[2:], os.Stdin, os.Stdout); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	if ws := os.Getenv("LITE_SANDBOX_TEST_HOLD"); ws != "" {
 		holdSandbox(ws)

@@ -28,8 +28,9 @@ import (
 
 // The generated settings files, in the cache layer directory.
 const (
-	goEnvName = "go.env"
-	npmrcName = "npmrc"
+	goEnvName     = "go.env"
+	goProgEnvName = "go-prog.env" // go.env with GOCACHEPROG (caches.go)
+	npmrcName     = "npmrc"
 )
 
 // urlCreds matches the userinfo of a URL with a scheme that sends it as
@@ -187,10 +188,10 @@ func settingsMounts(s Spec, fsys FS, goEnvBound bool) []Mount {
 	}
 	var ms []Mount
 	for _, f := range []struct{ name, dst string }{
-		{goEnvName, path.Join(s.Home, ".config", "go", "env")},
+		{goEnvFile(s, fsys), path.Join(s.Home, ".config", "go", "env")},
 		{npmrcName, path.Join(s.Home, ".npmrc")},
 	} {
-		if f.name == goEnvName && goEnvBound {
+		if f.name == goEnvFile(s, fsys) && goEnvBound {
 			continue
 		}
 		src := path.Join(s.CacheLayer, f.name)

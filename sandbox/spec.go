@@ -49,6 +49,14 @@ type Spec struct {
 	// CacheLayer, or are read-only when it is "" (see cacheMounts).
 	SharedCaches []string
 	CacheLayer   string
+	// GoCacheProg is a binary that serves `__gocacheprog` (lite-sandbox or
+	// the shim, package gocacheprog): when Go's build cache gets a layer,
+	// the go command inside uses it, and it asks the launcher's server on
+	// GoCacheSocket (gocacheprog.Listen over [GoBuildCacheServed]) for
+	// the host's compiled packages by exact action ID (see cacheMounts).
+	// "" leaves the layer cold; no socket, the layer alone.
+	GoCacheProg   string
+	GoCacheSocket string
 	// Protect lists paths inside the workspace that stay read-only
 	// (escape classes 9 to 15), whether or not they exist yet.
 	Protect []Protected

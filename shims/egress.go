@@ -115,13 +115,17 @@ func (s *Shim) egressLogPath() string {
 // removeStaleEgressDirs removes the socket directories of shims that are
 // gone (their PID no longer exists). A reused PID keeps its directory
 // until a later run; a directory of another user is never touched.
-func removeStaleEgressDirs(tmp string) {
+func removeStaleEgressDirs(tmp string) { removeStaleDirs(tmp, egressDirPrefix) }
+
+// removeStaleDirs removes the directories named prefix<PID>- of shims
+// that are gone.
+func removeStaleDirs(tmp, prefix string) {
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		rest, ok := strings.CutPrefix(e.Name(), egressDirPrefix)
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
 		if !ok || !e.IsDir() {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/inherit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
@@ -49,6 +50,13 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 		err := egress.ServeBridge(args[2])
 		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return exit.Sandbox, true
+	case len(args) >= 2 && args[1] == gocacheprog.Command:
+		// The Go build cache inside the sandbox, started by the go command.
+		if err := gocacheprog.Main(args[2:], os.Stdin, os.Stdout); err != nil {
+			esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
+			return exit.Failed, true
+		}
+		return 0, true
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		// Under a shell's name (as agents run it through SHELL, and every
 		// shell is in the agent ring), git's, or the shim binary's own.

@@ -217,6 +217,10 @@ func (s *Shim) Exec(argv []string) error {
 		exe = contract.FindShimBinary(exe)
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
+	// Both binaries are Go's build cache program inside; this process
+	// serves the host's side (package gocacheprog).
+	spec.GoCacheProg = exe
+	defer serveGoCache(&spec)()
 	if spec.Network == policy.NetworkAllow {
 		sock, stop, err := s.startEgress()
 		if err != nil {

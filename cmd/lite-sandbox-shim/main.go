@@ -21,6 +21,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
@@ -46,6 +47,13 @@ func run(args []string, t0 time.Time) int {
 		code, err := confine.Exec(args[3:], os.Environ())
 		esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
+	case len(args) >= 2 && args[1] == gocacheprog.Command:
+		// The Go build cache inside the sandbox, started by the go command.
+		if err := gocacheprog.Main(args[2:], os.Stdin, os.Stdout); err != nil {
+			esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
+			return exit.Failed
+		}
+		return 0
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		if dir := forward.Session(); dir != "" {
 			return forward.Run(dir, args, os.Stderr, t0)

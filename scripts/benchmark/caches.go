@@ -22,6 +22,14 @@ import (
 // is compiled), again (warm layer), and with the host's caches shared
 // read-write (shared_caches, the opt-in). It uses the real home's Go
 // caches and removes the workspace's layer afterwards.
+// smallProgram is the small program of the cache rows: one dependency,
+// golang.org/x/sys.
+var smallProgram = map[string]string{
+	"go.mod":  "module example.com/bench\n\ngo 1.21\n\nrequire golang.org/x/sys v0.50.0\n",
+	"go.sum":  "golang.org/x/sys v0.50.0 h1:dkKZEFTEKaLr1sjhs0WiKqoi8Jj5nHbS3Njmx1UoMJs=\ngolang.org/x/sys v0.50.0/go.mod h1:hNLxWAXmnKAxqDtdwIYC4bM9oQPEecfsnNMuSxOs3og=\n",
+	"main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"golang.org/x/sys/unix\"\n)\n\nfunc main() { fmt.Println(unix.Getpid()) }\n",
+}
+
 func benchCaches(bin string) error {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -39,15 +47,9 @@ func benchCaches(bin string) error {
 		os.RemoveAll(layer)
 		os.RemoveAll(ws)
 	}()
-	files := map[string]string{
-		"go.mod":  "module example.com/bench\n\ngo 1.21\n\nrequire golang.org/x/sys v0.50.0\n",
-		"go.sum":  "golang.org/x/sys v0.50.0 h1:dkKZEFTEKaLr1sjhs0WiKqoi8Jj5nHbS3Njmx1UoMJs=\ngolang.org/x/sys v0.50.0/go.mod h1:hNLxWAXmnKAxqDtdwIYC4bM9oQPEecfsnNMuSxOs3og=\n",
-		"main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"golang.org/x/sys/unix\"\n)\n\nfunc main() { fmt.Println(unix.Getpid()) }\n",
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(data), 0o644); err != nil {
-			return err
-		}
+	files := smallProgram
+	if err := writeFiles(ws, files); err != nil {
+		return err
 	}
 	shared := filepath.Join(ws, "..", filepath.Base(ws)+".toml")
 	if err := os.WriteFile(shared, []byte("[sandbox]\nshared_caches = [\"~/go/pkg/mod\", \"~/.cache/go-build\"]\n"), 0o644); err != nil {
@@ -90,7 +92,7 @@ func benchCaches(bin string) error {
 	fmt.Printf("  %-52s %10s\n", "cold workspace layer (first build in a workspace)", ms(cold))
 	fmt.Printf("  %-52s %10s\n", "warm workspace layer (median of 3)", ms(median3(warm)))
 	fmt.Printf("  %-52s %10s\n", "host caches shared read-write (opt-in, median of 3)", ms(median3(sh)))
-	return nil
+	return benchFirstBuild(bin, goBin, files)
 }
 
 func median3(ds []time.Duration) time.Duration {

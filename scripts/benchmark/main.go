@@ -34,6 +34,7 @@ type config struct {
 	concurrent int
 	peers      map[string]string
 	agentsBin  string
+	only       string // one row only (-only)
 }
 
 func main() {
@@ -41,6 +42,7 @@ func main() {
 	flag.StringVar(&c.bin, "bin", "", "the lite-sandbox binary to measure (required)")
 	flag.StringVar(&c.noop, "noop", "", "an empty Go program: the floor of a process start (required)")
 	flag.IntVar(&c.n, "n", 200, "runs per setup")
+	flag.StringVar(&c.only, "only", "", `"firstbuild": only the row "new workspace, first go build: sandbox vs bare"`)
 	flag.IntVar(&c.files, "files", 20000, "files in the large workspace")
 	flag.Int64Var(&c.size, "bytes", 1<<30, "bytes of output for the throughput test")
 	flag.IntVar(&c.concurrent, "concurrent", 50, "commands at once for the concurrency test")
@@ -72,6 +74,17 @@ func run(c config) error {
 	var err error
 	if c.bin, err = filepath.Abs(c.bin); err != nil {
 		return err
+	}
+	switch c.only {
+	case "":
+	case "firstbuild":
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			return fmt.Errorf("-only firstbuild: %w", err)
+		}
+		return benchFirstBuild(c.bin, goBin, smallProgram)
+	default:
+		return fmt.Errorf("-only %q: want firstbuild", c.only)
 	}
 	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-bench-")
 	if err != nil {
