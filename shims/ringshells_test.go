@@ -10,6 +10,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
 // TestRingShellsTakeC (#29): every shell the agent ring binds to the
@@ -32,7 +33,7 @@ func TestRingShellsTakeC(t *testing.T) {
 		t.Fatalf("the ring binds %v, want each of %v and not python3", bound, shellname.Names)
 	}
 	for _, p := range bound {
-		if !IsShellName(p) {
+		if !forward.IsShellName(p) {
 			t.Errorf("%s: bound by the ring, but the shim binary does not act as it", p)
 		}
 		inv, err := ParseArgsFor(p, []string{"-c", "echo x", "_", "a"})

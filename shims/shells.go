@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
-	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
 // kind is the family of shell a caller asked for, which decides the
@@ -37,11 +36,6 @@ var shellKinds = map[string]kind{
 	"sh": kindSh, "bash": kindBash, "rbash": kindBash, "dash": kindDash,
 	"zsh": kindZsh, "ksh": kindKsh, "ksh93": kindKsh, "mksh": kindMksh, "ash": kindAsh,
 }
-
-// IsShellName reports whether argv0's base name makes the binary the
-// shim: a shell's name, or any name containing "bash" (a session's shim
-// is <session>/bin/bash; Claude Code takes only such paths).
-func IsShellName(argv0 string) bool { return forward.IsShellName(argv0) }
 
 func shellKind(name string) kind {
 	base := filepath.Base(name)

@@ -112,9 +112,6 @@ func New(c *config.Config, stderr io.Writer) (*Shim, error) {
 		stdin: os.Stdin, stdout: os.Stdout, stderrFile: os.Stderr, environ: os.Environ()}, nil
 }
 
-// Check judges a command string.
-func (s *Shim) Check(cmd string) validator.Result { return s.validator.Check(cmd) }
-
 // CheckArgv judges an argv, as `lite-sandbox run` gets it.
 func (s *Shim) CheckArgv(argv []string) validator.Result { return s.validator.CheckArgv(argv) }
 
