@@ -68,7 +68,7 @@ func (c *checker) call(argv []arg, node syntax.Node, sc *scope, in stdin) {
 	}
 	c.noteCallWrites(name, args, sc)
 	if strings.Contains(a0.val, "/") && !slices.Contains(shells, name) {
-		// ./y, scripts/x.sh: a shell script run by its path.
+		// ./y, tools/x.sh: a shell script run by its path.
 		c.namedScript(a0, node, sc, true)
 		if c.done() {
 			return
