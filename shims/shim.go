@@ -76,10 +76,10 @@ type Shim struct {
 	ctx      context.Context // nil: context.Background
 	// approvals is the session's (in the judge): where an `ask` rule's
 	// question goes; peer the shim that sent the command (its pid, in
-	// the launcher's namespace), answer how the question ended (ask.go).
+	// the launcher's namespace); how the question ended is in the
+	// verdict (ask.go).
 	approvals *approval.Broker
 	peer      int
-	answer    approval.Answer
 	// workerToken is the session worker's, known to the judge only.
 	workerToken string
 	times       Times
