@@ -77,13 +77,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		return
 	}
 	defer in.Close()
-	if in.NumFiles() != 3 {
-		// Not a shim's request: no stderr to say so on (a process in the
-		// ring that forges one must not take the launcher down).
-		in.Exit(exit.Usage)
-		return
-	}
-	stderr := in.File(2)
+	stderr := in.File(2) // Receive took stdin, stdout and stderr at least
 	defer func() {
 		if e := recover(); e != nil {
 			esc.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
@@ -146,7 +140,11 @@ func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan sy
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
 		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token, approvals: j.Approvals,
 		times: Times{ShimMain: main, Sent: sent}}
-	if !filepath.IsAbs(cwd) {
+	switch {
+	case in.NumFiles() != 3:
+		s.refused = &exit.Error{Code: exit.Usage, Err: errors.New("lite-sandbox: session judge: a shim sends exactly its stdin, stdout and stderr")}
+		return s
+	case !filepath.IsAbs(cwd):
 		s.refused = &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: session judge: working directory %q is not absolute", in.Dir)}
 		return s
 	}
