@@ -132,8 +132,9 @@ func bash() string {
 // it in the sandbox, starting in the working directory when it lies in
 // the workspace, else in the workspace.
 func (s *Shim) RunArgv(argv []string) error {
-	if s.session != nil && !s.viaJudge {
-		// In a session only its judge decides, runs and records.
+	if len(argv) == 0 || s.session != nil && !s.viaJudge {
+		// No command: nothing to record. In a session only its judge
+		// decides, runs and records.
 		return s.runArgv(argv)
 	}
 	s.v.start, s.v.command = time.Now(), quoteArgv(argv)
