@@ -55,6 +55,8 @@ func TestMain(m *testing.M) {
 		os.Exit(ownerMain())
 	case "exec":
 		os.Exit(execMain())
+	case "shim":
+		os.Exit(shimMain())
 	}
 	os.Exit(m.Run())
 }
@@ -190,7 +192,13 @@ func newFixture(t *testing.T) *fixture {
 	b := backend(t)
 	// Not below /tmp: the sandbox has its own /tmp, and the workspace
 	// binding over it is a subtlety these tests need not depend on.
-	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-launch-test-")
+	// As another user, where /var/tmp is not writable,
+	// LITE_SANDBOX_TEST_HOMES names the directory (as in sandbox's tests).
+	parent := "/var/tmp"
+	if d := os.Getenv("LITE_SANDBOX_TEST_HOMES"); d != "" {
+		parent = d
+	}
+	base, err := os.MkdirTemp(parent, "lite-sandbox-launch-test-")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,13 +142,6 @@ func (s *Session) Restarts() int {
 	return s.restarts
 }
 
-// Err returns why the session stopped restarting its worker, or nil.
-func (s *Session) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.failed
-}
-
 // defaultRuntimeRoot is where sessions live unless [Options.RuntimeRoot]
 // says otherwise: $XDG_RUNTIME_DIR/lite-sandbox (a per-user tmpfs on
 // systemd machines), else a per-user directory in os.TempDir().

@@ -6,14 +6,13 @@ package sandbox
 import (
 	"path"
 	"slices"
-	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 )
 
 // shellNames are the base names of the shells replaced by the shim: the
-// POSIX shells a caller may run with -c. The shim dispatches on the same
-// names (argv[0]). busybox is left alone: binding over it would replace
-// every applet.
-var shellNames = []string{"sh", "bash", "rbash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "ash", "yash", "posh"}
+// one list (internal/shellname) the shim dispatches on (argv[0]).
+var shellNames = shellname.Names
 
 // shellDirs are where ShellBinaries looks for shellNames.
 var shellDirs = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"}
@@ -51,10 +50,11 @@ func ShellBinaries(fsys FS, dirs, extra []string) []string {
 	return out
 }
 
-// isShellName tells a shell's base name: one of [shellNames] or any name
-// containing "bash" (bash-5.2, as the shim's argv[0] dispatch does).
+// isShellName tells a shell's base name (shellname.Is, the shim's
+// argv[0] dispatch): one of [shellNames] or any name containing "bash"
+// (bash-5.2).
 func isShellName(n string) bool {
-	return slices.Contains(shellNames, n) || strings.Contains(n, "bash")
+	return shellname.Is(n)
 }
 
 // gitNames are the base names of git binaries bound to the shim in the

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
@@ -34,15 +33,13 @@ const maxHookInput = 16 << 20
 // rule's question got a person's yes: the command then runs in the
 // command sandbox like any other.
 func (s *Shim) held(where string) error {
-	r := s.result
+	r := s.v.result
 	if r.Decision == policy.Ask {
 		if s.ask(r) {
 			return nil
 		}
-		s.audit("", -1)
 		return &exit.Error{Code: exit.Denied, Err: errors.New(s.askRefusal(r) + where)}
 	}
-	s.audit("", -1)
 	return &exit.Error{Code: exit.Denied, Err: errors.New(s.DenialMessage(r) + where)}
 }
 
@@ -96,21 +93,21 @@ func askRules(r validator.Result) (rules, why string) {
 // for the audit record.
 func (s *Shim) ask(r validator.Result) bool {
 	if s.approvals == nil {
-		s.answer = approval.Answer{How: approval.NoOne}
+		s.v.answer = approval.Answer{How: approval.NoOne}
 		return false
 	}
 	ctx := s.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s.answer = s.approvals.Decide(ctx, s.question(r, s.judged, s.Cwd), s.agentProcess(), s.stderr)
-	return s.answer.Yes()
+	s.v.answer = s.approvals.Decide(ctx, s.question(r, s.v.command, s.Cwd), s.agentProcess(), s.stderr)
+	return s.v.answer.Yes()
 }
 
 // askRefusal is the line the model reads when nobody said yes.
 func (s *Shim) askRefusal(r validator.Result) string {
 	var why string
-	switch a := s.answer; {
+	switch a := s.v.answer; {
 	case a.Reply == approval.No:
 		why = "The person said no (" + a.By + "). Do not try it another way; ask the user what they want instead."
 	case a.How == approval.Timeout:
@@ -158,7 +155,9 @@ func (s *Shim) runAskHook() error {
 	if !ok || !s.viaJudge {
 		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: the %s agent has no prompt for questions", s.agent)}
 	}
-	s.start = time.Now()
+	// The hook is a question about a command, not one: only a question
+	// not answered yes is recorded (a yes is in the command's record).
+	s.v.none = true
 	in, err := io.ReadAll(io.LimitReader(s.stdin, maxHookInput))
 	if err != nil {
 		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: ask hook: %w", err)}
@@ -188,8 +187,8 @@ func (s *Shim) runAskHook() error {
 			answer, msg = agents.AskYes, askMessage(r, a)
 		default:
 			answer, msg = agents.AskNo, askMessage(r, a)
-			s.judged, s.result, s.answer, s.Cwd = cmd, r, a, cwd
-			s.audit("", -1)
+			s.v.command, s.v.result, s.v.answer, s.Cwd = cmd, r, a, cwd
+			s.v.none = false
 		}
 	}
 	if _, err := s.stdout.Write(asker.AskOutput(answer, msg)); err != nil {

@@ -155,16 +155,16 @@ func (s *Shim) egressLines() []string {
 	switch {
 	case s.egress != nil:
 		s.egress.mu.Lock()
-		a = egress.ActivityOf(s.egress.decisions, s.egressID, s.start)
+		a = egress.ActivityOf(s.egress.decisions, s.egressID, s.v.start)
 		a.BridgeDown = s.egress.bridgeDown
 		s.egress.mu.Unlock()
 	case s.session != nil:
-		a = egress.ReadActivity(filepath.Join(s.session.Dir, egress.LogName), s.egressID, s.start)
+		a = egress.ReadActivity(filepath.Join(s.session.Dir, egress.LogName), s.egressID, s.v.start)
 		if l := egress.StoppedLine(s.launcherPID()); l != "" {
 			return []string{l}
 		}
 	}
-	return egress.Explain(a, s.judged, 2)
+	return egress.Explain(a, s.v.command, 2)
 }
 
 // launcherPID is the pid of the session's launcher (its pid file), or 0.

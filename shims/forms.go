@@ -18,6 +18,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"mvdan.cc/sh/v3/syntax"
@@ -34,8 +35,17 @@ const maxScript = 2 << 20
 // arguments strictly, judge, then run the command in the sandbox under
 // the shell the caller asked for, with its options and positional
 // parameters. It returns only on error or with the command's status
-// (an allowed command may replace the process).
+// (an allowed command may replace the process). Its verdict is recorded
+// once, whichever way it ends (conclude).
 func (s *Shim) RunShellAs(argv0 string, args []string) error {
+	s.v.start, s.v.command = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
+	return s.conclude(s.runShellAs(argv0, args))
+}
+
+func (s *Shim) runShellAs(argv0 string, args []string) error {
+	if s.refused != nil {
+		return s.refused
+	}
 	inv, err := ParseArgsFor(argv0, args)
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: err}
@@ -47,7 +57,7 @@ func (s *Shim) RunShellAs(argv0 string, args []string) error {
 	case FormVersion, FormHelp:
 		// The real shell's own answer: callers parse `bash --version`
 		// (and dash refuses it, as it would without the shim).
-		s.start, s.judged, s.result.Decision = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...)), "allow"
+		s.v.result.Decision = policy.Allow
 		if !sandbox.Within(s.Cwd, s.Workspace) {
 			s.Cwd = s.Workspace
 		}
@@ -60,7 +70,7 @@ func (s *Shim) RunShellAs(argv0 string, args []string) error {
 	if isTerminal(s.stdin) {
 		// Typed input cannot be judged line by line before it runs.
 		fmt.Fprintln(s.stderr, "lite-sandbox: interactive shell: what you type is not judged by the validator; the OS sandbox confines it")
-		s.start, s.judged, s.result.Decision = time.Now(), quoteArgv(append([]string{argv0}, args...)), "allow"
+		s.v.result.Decision = policy.Allow
 		if !sandbox.Within(s.Cwd, s.Workspace) {
 			return s.outside()
 		}
@@ -93,18 +103,18 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 	}
 	inv.Command = line.text
 	script := line.text
-	s.start, s.judged = time.Now(), line.text
+	s.v.command = line.text
 	var r validator.Result
 	var t validator.Traced
 	if inner, ok := registry.Unwrap(s.agent, line.file, line.text); ok {
 		// The model's command inside the wrapper is another text, judged
 		// (and so parsed) once.
-		s.judged = inner
+		s.v.command = inner
 		r, t = s.validator.CheckTraced(inner)
 	} else {
 		r, t = s.validator.CheckTracedFile(line.text, line.file, line.err)
 	}
-	s.result, s.trace = r, &t
+	s.v.result, s.trace = r, &t
 	if !r.Allowed() {
 		if err := s.held(""); err != nil {
 			return err
@@ -138,18 +148,17 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 // validator.CheckScript for what is judged in scripts), then the file
 // runs in the sandbox, where it must be visible too.
 func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []string) error {
-	s.start, s.judged = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
 	name := inv.File
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(s.Cwd, name)
 	}
 	if text, ok := readScript(name); ok {
-		s.result = s.validator.CheckScript(text)
+		s.v.result = s.validator.CheckScript(text)
 	} else {
 		// Unreadable here, or too large: the sandbox confines it.
-		s.result.Decision = "allow"
+		s.v.result.Decision = policy.Allow
 	}
-	if r := s.result; !r.Allowed() {
+	if r := s.v.result; !r.Allowed() {
 		if err := s.held(fmt.Sprintf(" (in %s, line %d)", inv.File, r.Line)); err != nil {
 			return err
 		}
@@ -165,17 +174,16 @@ func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []strin
 // pipe that holds the same bytes followed by whatever else arrives on
 // its own stdin.
 func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []string) error {
-	s.start, s.judged = time.Now(), quoteArgv(append([]string{filepath.Base(argv0)}, args...))
 	head, err := io.ReadAll(io.LimitReader(s.stdin, maxScript+1))
 	if err != nil {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: read the script on stdin: %w", err)}
 	}
 	if len(head) <= maxScript {
-		s.result = s.validator.CheckScript(string(head))
+		s.v.result = s.validator.CheckScript(string(head))
 	} else {
-		s.result.Decision = "allow"
+		s.v.result.Decision = policy.Allow
 	}
-	if r := s.result; !r.Allowed() {
+	if r := s.v.result; !r.Allowed() {
 		if err := s.held(fmt.Sprintf(" (in the script on stdin, line %d)", r.Line)); err != nil {
 			return err
 		}
@@ -208,16 +216,17 @@ func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []stri
 // session directory it needs is not visible. A failure is status 2,
 // which every agent takes as "block".
 func (s *Shim) runOwnHook(cmd, name string) error {
-	s.start, s.judged, s.result.Decision = time.Now(), cmd, "allow"
-	s.audit("direct", -1)
+	s.v.command, s.v.result.Decision, s.v.how = cmd, policy.Allow, "direct"
 	argv := []string{s.sessionExe, "hook", name}
 	if s.viaJudge {
 		// The judge runs in the launcher: the shim, in the agent ring,
 		// runs it (judge_linux.go).
 		return &worker.DirectError{Argv: argv}
 	}
-	err := syscall.Exec(s.sessionExe, argv, s.environ)
-	return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: run the hook %s: %w", name, err)}
+	return &replaceError{func() error {
+		err := syscall.Exec(s.sessionExe, argv, s.environ)
+		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: run the hook %s: %w", name, err)}
+	}}
 }
 
 func (s *Shim) outside() error {

@@ -67,7 +67,8 @@ func NewJudge(dir, workerToken string) (*Judge, error) {
 
 // ServeConn judges and runs the one command a shim sent on c, and
 // answers with its status (or, for our own hook command, with the argv
-// the shim runs itself). It closes c.
+// the shim runs itself). It closes c. Every request that arrives with
+// its stdio gets one audit record, a refused one included (#29).
 func (j *Judge) ServeConn(c *net.UnixConn) {
 	defer c.Close()
 	received := time.Now()
@@ -76,7 +77,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		return
 	}
 	defer in.Close()
-	stderr := in.File(2)
+	stderr := in.File(2) // Receive took stdin, stdout and stderr at least
 	defer func() {
 		if e := recover(); e != nil {
 			esc.Fprintf(stderr, "lite-sandbox: the session's judge failed (%v); the command was refused\n", e)
@@ -97,12 +98,10 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		})
 		cancel()
 	}()
-	s, err := j.command(ctx, in, sigs)
-	if err == nil {
-		_, s.peer, _ = approval.PeerOfConn(c)
-		s.times.Received = received
-		err = s.RunShellAs(judgedArgv(in.Argv))
-	}
+	s := j.command(ctx, in, sigs)
+	_, s.peer, _ = approval.PeerOfConn(c)
+	s.times.Received = received
+	err = s.RunShellAs(judgedArgv(in.Argv))
 	if ctx.Err() != nil {
 		// The shim is gone (killed): nobody reads an answer, and its
 		// stderr may still be the agent's.
@@ -114,40 +113,48 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		return
 	}
 	status := ExitStatus(err, stderr)
-	if s != nil && j.Trace != nil && !s.times.Started.IsZero() {
+	if j.Trace != nil && !s.times.Started.IsZero() {
 		j.Trace(s.times)
 	}
 	in.Exit(status)
 }
 
 // command is the per-command value of one request: the judge's frozen
-// places, the request's working directory, stdio and environment.
-func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan syscall.Signal) (*Shim, error) {
-	if in.NumFiles() != 3 {
-		return nil, &exit.Error{Code: exit.Usage, Err: errors.New("lite-sandbox: session judge: a shim sends exactly its stdin, stdout and stderr")}
-	}
+// places, the request's working directory, stdio and environment. A
+// request the judge cannot judge (a relative working directory, a
+// validator that cannot be made there) is refused by RunShellAs, and so
+// recorded, with the reason set here.
+func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan syscall.Signal) *Shim {
 	cwd := in.Dir
 	if real, err := filepath.EvalSymlinks(cwd); err == nil && filepath.IsAbs(cwd) {
 		cwd = real
 	}
-	if !filepath.IsAbs(cwd) {
-		return nil, &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: session judge: working directory %q is not absolute", in.Dir)}
-	}
-	v, err := j.v.At(cwd)
-	if err != nil {
-		return nil, &exit.Error{Code: exit.Sandbox, Err: err}
-	}
 	env, main, sent := shimTimes(in.Env)
 	c := j.cfg
-	return &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: cwd, Mode: c.Mode,
-		validator: v, stderr: in.File(2), session: c.Session, agent: c.Agent,
+	s := &Shim{Policy: c.Policy, Workspace: c.Workspace, Home: c.Home, Cwd: cwd, Mode: c.Mode,
+		stderr: in.File(2), session: c.Session, agent: c.Agent,
 		// The launcher's environment, not the request's: a process in
 		// the ring must not turn the audit log off or move it.
 		getenv:     os.Getenv,
 		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
 		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token, approvals: j.Approvals,
-		times: Times{ShimMain: main, Sent: sent}}, nil
+		times: Times{ShimMain: main, Sent: sent}}
+	switch {
+	case in.NumFiles() != 3:
+		s.refused = &exit.Error{Code: exit.Usage, Err: errors.New("lite-sandbox: session judge: a shim sends exactly its stdin, stdout and stderr")}
+		return s
+	case !filepath.IsAbs(cwd):
+		s.refused = &exit.Error{Code: exit.Usage, Err: fmt.Errorf("lite-sandbox: session judge: working directory %q is not absolute", in.Dir)}
+		return s
+	}
+	v, err := j.v.At(cwd)
+	if err != nil {
+		s.refused = &exit.Error{Code: exit.Sandbox, Err: err}
+		return s
+	}
+	s.validator = v
+	return s
 }
 
 // judgedArgv is the shell invocation a shim's argv stands for: itself,

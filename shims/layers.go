@@ -39,11 +39,11 @@ func DenialLine(r validator.Result, m policy.Mode, session bool) string {
 // package explain: the likely denials when it failed, and the writes
 // to the scratch home that will vanish whatever its status.
 func (s *Shim) explain(status int) {
-	if s.judged == "" {
+	if s.v.command == "" {
 		return
 	}
 	failed := failedOwn(status)
-	home := runtime.GOOS == "linux" && s.Home != "" && explain.MayReachHome(s.judged, s.Home)
+	home := runtime.GOOS == "linux" && s.Home != "" && explain.MayReachHome(s.v.command, s.Home)
 	if !failed && !home {
 		// The common case: a command that succeeded and names nothing in
 		// the home. The context below reads the disk (DetectHost), which
@@ -58,7 +58,7 @@ func (s *Shim) explain(status int) {
 		if s.trace != nil {
 			ls = explain.LinesOf(*s.trace, c)
 		} else {
-			ls = explain.Lines(s.judged, c)
+			ls = explain.Lines(s.v.command, c)
 		}
 		for _, l := range ls {
 			if !strings.Contains(l, "is in the home directory") || runtime.GOOS != "linux" {
@@ -67,9 +67,9 @@ func (s *Shim) explain(status int) {
 		}
 	}
 	if home && s.trace != nil {
-		lines = append(lines, explain.HomeLinesOf(s.judged, *s.trace, c, s.session != nil)...)
+		lines = append(lines, explain.HomeLinesOf(s.v.command, *s.trace, c, s.session != nil)...)
 	} else if home {
-		lines = append(lines, explain.HomeLines(s.judged, c, s.session != nil)...)
+		lines = append(lines, explain.HomeLines(s.v.command, c, s.session != nil)...)
 	}
 	for _, l := range lines {
 		fmt.Fprintln(s.stderr, esc.Text(l)+tag)

@@ -6,9 +6,10 @@ package shims
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/forward"
+	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 )
 
 // kind is the family of shell a caller asked for, which decides the
@@ -25,28 +26,27 @@ const (
 	kindKsh
 	kindMksh
 	kindAsh
+	kindOther // lksh, oksh, pdksh, yash, posh: the real one when installed, else bash
 )
 
-// shellNames are the base names under which the binary is the shim (the
-// agent ring binds every shell binary to it). busybox's applets are out
-// of scope.
-var shellNames = map[string]kind{
+// shellKinds are the shells the shim runs in a way of their own; every
+// other name of the one list (internal/shellname, which the agent ring
+// binds to the shim) is kindOther.
+var shellKinds = map[string]kind{
 	"sh": kindSh, "bash": kindBash, "rbash": kindBash, "dash": kindDash,
 	"zsh": kindZsh, "ksh": kindKsh, "ksh93": kindKsh, "mksh": kindMksh, "ash": kindAsh,
 }
 
-// IsShellName reports whether argv0's base name makes the binary the
-// shim: a shell's name, or any name containing "bash" (a session's shim
-// is <session>/bin/bash; Claude Code takes only such paths).
-func IsShellName(argv0 string) bool { return forward.IsShellName(argv0) }
-
 func shellKind(name string) kind {
 	base := filepath.Base(name)
-	if k, ok := shellNames[base]; ok {
+	if k, ok := shellKinds[base]; ok {
 		return k
 	}
 	if strings.Contains(base, "bash") {
 		return kindBash
+	}
+	if slices.Contains(shellname.Names, base) {
+		return kindOther
 	}
 	return kindUnknown
 }
@@ -63,7 +63,7 @@ func innerShell(name string) (path string, flags []string) {
 		if p := systemShell("sh"); p != "" {
 			return p, nil
 		}
-	case kindDash, kindKsh, kindMksh, kindAsh:
+	case kindDash, kindKsh, kindMksh, kindAsh, kindOther:
 		if p := systemShell(filepath.Base(name)); p != "" {
 			return p, nil
 		}

@@ -76,19 +76,21 @@ type Shim struct {
 	ctx      context.Context // nil: context.Background
 	// approvals is the session's (in the judge): where an `ask` rule's
 	// question goes; peer the shim that sent the command (its pid, in
-	// the launcher's namespace), answer how the question ended (ask.go).
+	// the launcher's namespace); how the question ended is in the
+	// verdict (ask.go).
 	approvals *approval.Broker
 	peer      int
-	answer    approval.Answer
 	// workerToken is the session worker's, known to the judge only.
 	workerToken string
 	times       Times
 
-	// For the audit log and the denial hints: the command as judged,
-	// the decision, and when it started.
-	judged string
-	result validator.Result
-	start  time.Time
+	// v is the command's verdict, for the audit log (written once, by
+	// conclude) and the denial hints: the command as judged, the
+	// decision, how it ran.
+	v verdict
+	// refused is the judge's refusal of a request it cannot judge
+	// (judge_linux.go), recorded like any other.
+	refused error
 	// trace is what the judging walk read of judged (-c commands), for
 	// the explanations: the command is parsed once (#19).
 	trace *validator.Traced
@@ -110,9 +112,6 @@ func New(c *config.Config, stderr io.Writer) (*Shim, error) {
 		stdin: os.Stdin, stdout: os.Stdout, stderrFile: os.Stderr, environ: os.Environ()}, nil
 }
 
-// Check judges a command string.
-func (s *Shim) Check(cmd string) validator.Result { return s.validator.Check(cmd) }
-
 // CheckArgv judges an argv, as `lite-sandbox run` gets it.
 func (s *Shim) CheckArgv(argv []string) validator.Result { return s.validator.CheckArgv(argv) }
 
@@ -133,6 +132,16 @@ func bash() string {
 // it in the sandbox, starting in the working directory when it lies in
 // the workspace, else in the workspace.
 func (s *Shim) RunArgv(argv []string) error {
+	if len(argv) == 0 || s.session != nil && !s.viaJudge {
+		// No command: nothing to record. In a session only its judge
+		// decides, runs and records.
+		return s.runArgv(argv)
+	}
+	s.v.start, s.v.command = time.Now(), quoteArgv(argv)
+	return s.conclude(s.runArgv(argv))
+}
+
+func (s *Shim) runArgv(argv []string) error {
 	if len(argv) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
 	}
@@ -140,9 +149,8 @@ func (s *Shim) RunArgv(argv []string) error {
 		// In a session only its judge decides, runs and records.
 		return &exit.Error{Code: forward.Run(s.session.Dir, []string{"bash", "-c", quoteArgv(argv)}, s.stderr, time.Now())}
 	}
-	s.start, s.judged = time.Now(), quoteArgv(argv)
-	s.result = s.CheckArgv(argv)
-	if !s.result.Allowed() {
+	s.v.result = s.CheckArgv(argv)
+	if !s.v.result.Allowed() {
 		if err := s.held(""); err != nil {
 			return err
 		}
@@ -179,14 +187,14 @@ func (s *Shim) Exec(argv []string) error {
 	env := s.childEnv(s.environ)
 	switch st.State {
 	case sandbox.StateOff:
-		s.audit("off", -1)
-		return s.execveNotSelf(argv, s.environ)
+		s.v.how = "off"
+		return &replaceError{func() error { return s.execveNotSelf(argv, s.environ) }}
 	case sandbox.StateUnavailable:
 		esc.Fprintf(s.stderr, "lite-sandbox: WARNING: running UNSANDBOXED: %s (use --sandbox on to refuse instead)\n", st.Reason)
-		s.audit("unsandboxed", -1)
+		s.v.how = "unsandboxed"
 		// No namespace, so no bridge: the proxy variables would point at
 		// whatever listens on the host's loopback.
-		return s.execveNotSelf(argv, egress.Unset(env))
+		return &replaceError{func() error { return s.execveNotSelf(argv, egress.Unset(env)) }}
 	case sandbox.StateDegraded:
 		esc.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
@@ -293,12 +301,12 @@ func runForwarding(path string, args, env []string, dir string, stdin *os.File, 
 	return cmd.ProcessState.ExitCode(), nil
 }
 
-// finish writes the audit record of a command that ran in the sandbox
-// and, when it failed, the explanation of likely sandbox denials.
+// finish notes how a command that ran in the sandbox ended, for its
+// verdict, and, when it failed, explains the likely sandbox denials.
 func (s *Shim) finish(status int) {
-	s.audit("sandboxed", status)
+	s.v.how, s.v.status = "sandboxed", status
 	s.explain(status)
-	if failedOwn(status) && s.judged != "" {
+	if failedOwn(status) && s.v.command != "" {
 		for _, l := range s.egressLines() {
 			fmt.Fprintln(s.stderr, esc.Text(l))
 		}
@@ -340,40 +348,6 @@ func (s *Shim) explainContext() explain.Context {
 	}
 	c.Root = os.Geteuid() == 0
 	return c
-}
-
-// audit appends the command's record to the user's audit log. A log
-// that cannot be written is reported once on stderr and never stops the
-// command.
-func (s *Shim) audit(how string, status int) {
-	dir, off, err := s.auditDir()
-	if off {
-		return
-	}
-	if err == nil {
-		r := audit.Record{Time: s.start, Workspace: s.Workspace, Cwd: s.Cwd, Command: s.judged,
-			Decision: s.result.Decision, Rule: s.result.RuleID, Sandbox: how, Status: status,
-			CommandID: s.egressID} // joins the command with its connections (network = "allow")
-		if s.result.Decision == policy.Ask {
-			r.Answer, r.AnsweredHow, r.AnsweredBy = string(s.answer.Reply), string(s.answer.How), s.answer.By
-			if !s.answer.At.IsZero() {
-				r.AnsweredAt = s.answer.At.UTC().Format(time.RFC3339Nano)
-			}
-		}
-		if r.Time.IsZero() {
-			r.Time = time.Now()
-		}
-		if s.session != nil {
-			r.Session = filepath.Base(s.session.Dir)
-		}
-		r.DurationMS = float64(time.Since(r.Time).Microseconds()) / 1000
-		// In a session this runs in the judge, in the launcher: the
-		// record comes from what was judged and run (judge_linux.go).
-		err = audit.Append(dir, r)
-	}
-	if err != nil {
-		esc.Fprintf(s.stderr, "lite-sandbox: warning: %v\n", err)
-	}
 }
 
 // auditDir returns the directory of the user's audit log; off is set

@@ -13,12 +13,12 @@ import (
 
 // fileTools are the tools the launch-owned PreToolUse hook judges (the
 // file tools of Claude 2.1.x; Glob, Grep and LS are offered only by some
-// builds, agent-tools.md F7).
+// builds, docs/agents.md §8.1).
 const fileTools = "Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS"
 
 // HookCommand is the hook's shell command, guarded: Claude's hooks fail
 // open on exit 1 or a missing binary (exit 127), so anything but our
-// answer is exit 2, which blocks (agent-tools.md F4).
+// answer is exit 2, which blocks (docs/agents.md §8.1).
 func HookCommand(exe string) string { return guardedHook(exe, "claude") }
 
 // guardedHook is `[ -x EXE ] && EXE hook NAME || exit 2`.
@@ -40,7 +40,7 @@ var homePersistence = []string{
 // sandbox.deny paths, writes of the protected paths and of the home's
 // persistence files. Deny rules from every settings source add up and
 // win in every mode, bypass included, and no allow rule lifts them
-// (agent-tools.md F5). "//" starts an absolute path.
+// (docs/agents.md §8.1). "//" starts an absolute path.
 func denyRules(s agents.Session) []string {
 	var rules []string
 	both := func(tool, p string) {
@@ -167,7 +167,7 @@ func deny(reason string) ([]byte, int) {
 // sandbox, and ours (recognised by the shim) directly. "disableAllHooks":
 // false is explicit, because flag settings outrank the project's, whose
 // disableAllHooks: true would otherwise switch our hook off silently
-// (agent-tools.md F3). Outside the ring hooks stay off (they would run
+// (docs/agents.md §8.1). Outside the ring hooks stay off (they would run
 // on the host), and only the deny rules explain.
 func addFileRules(v map[string]any, s agents.Session) {
 	if rules := denyRules(s); len(rules) > 0 {

@@ -13,27 +13,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Unwrap recognises the wrapper Claude Code puts around every Bash
-// tool call (docs/agents.md §3.3):
-//
-//	source SNAP 2>/dev/null || true && shopt -u extglob 2>/dev/null || true &&
-//	eval 'CMD' < /dev/null && pwd -P >| CWDFILE
-//
-// (the source part is absent when the snapshot failed, the < /dev/null is
-// absent for heredocs, and zsh gets a { shopt ... || setopt ...; } group).
-// It returns the model's command, the argument of eval, so that the
-// validator judges and explains that command rather than the wrapper.
-// Anything that differs from the shape returns ok == false, and the
-// caller validates the whole string as it is (which still unwraps eval
-// recursively, so nothing escapes validation either way).
-func Unwrap(script string) (cmd string, ok bool) {
-	w, ok := parseWrapper(nil, script)
-	if !ok {
-		return "", false
-	}
-	return w.Model, true
-}
-
 // Wrapper is a recognised wrapper: the model's command, the cwd file of
 // its final `pwd -P >| FILE`, and where in the script the parts are that
 // [Wrapper.WithCwdFD] rewrites.
@@ -124,7 +103,20 @@ func parseWrapper(f *syntax.File, script string) (w Wrapper, ok bool) {
 	return w, true
 }
 
-// Unwrap implements [agents.Unwrapper] on the shim's parse of script.
+// Unwrap implements [agents.Unwrapper] on the shim's parse of script
+// (f; nil: parsed here). It recognises the wrapper Claude Code puts
+// around every Bash tool call (docs/agents.md §3.3):
+//
+//	source SNAP 2>/dev/null || true && shopt -u extglob 2>/dev/null || true &&
+//	eval 'CMD' < /dev/null && pwd -P >| CWDFILE
+//
+// (the source part is absent when the snapshot failed, the < /dev/null is
+// absent for heredocs, and zsh gets a { shopt ... || setopt ...; } group).
+// It returns the model's command, the argument of eval, so that the
+// validator judges and explains that command rather than the wrapper.
+// Anything that differs from the shape returns ok == false, and the
+// caller validates the whole string as it is (which still unwraps eval
+// recursively, so nothing escapes validation either way).
 func (Agent) Unwrap(f *syntax.File, script string) (cmd string, ok bool) {
 	w, ok := parseWrapper(f, script)
 	if !ok {

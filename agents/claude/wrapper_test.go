@@ -31,7 +31,7 @@ func TestUnwrap(t *testing.T) {
 		{"background", snap + "shopt -u extglob 2>/dev/null || true && eval ls < /dev/null" + tail + " &", "", false},
 		{"does not parse", "eval 'ls && pwd -P", "", false},
 	} {
-		got, ok := Unwrap(tc.script)
+		got, ok := Agent{}.Unwrap(nil, tc.script)
 		if ok != tc.ok || got != tc.want {
 			t.Errorf("%s: got %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
 		}

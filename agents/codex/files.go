@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 )
 
 // fileInput is the part of Codex's PreToolUse input the file judge reads
@@ -78,13 +79,9 @@ func (a Agent) HookFiles(in []byte, check agents.Checker, judge agents.PathCheck
 }
 
 // isShell reports whether a model-chosen shell is one the shim stands in
-// for.
+// for (internal/shellname).
 func isShell(sh string) bool {
-	switch strings.TrimSuffix(path.Base(sh), ".exe") {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash":
-		return true
-	}
-	return false
+	return shellname.Is(strings.TrimSuffix(path.Base(sh), ".exe"))
 }
 
 // patchPaths returns every path an apply_patch envelope touches, in

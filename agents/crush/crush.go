@@ -67,7 +67,7 @@ func Config(exe string) ([]byte, error) {
 				"command": HookCommand(exe),
 			}},
 		},
-		// Sub-agents never fire hooks (agent-tools.md F14); the list
+		// Sub-agents never fire hooks (docs/agents.md §8.3); the list
 		// concatenates, so a project cannot enable them again.
 		"options": map[string]any{"disabled_tools": disabledTools},
 	}

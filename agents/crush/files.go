@@ -12,7 +12,7 @@ import (
 
 // hookMatcher is the data-dir hook's tool-name regex: the bash tool
 // (routing) and the file tools whose path the judge explains
-// (agent-tools.md §4; designed from Crush's documented contract, no
+// (docs/agents.md §5.4; designed from Crush's documented contract, no
 // crush binary could be installed here).
 const hookMatcher = "^(bash|view|edit|multiedit|write|download|ls|glob|grep)$"
 

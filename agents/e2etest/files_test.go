@@ -255,8 +255,8 @@ func mustRead(t *testing.T, p string) string {
 // the real Claude CLI, as the adapter passes it in the agent ring
 // (Session.Ring): `lite-sandbox hook claude` judges every file tool with
 // the session's frozen policy, its reason reaches the model, and a
-// repository's disableAllHooks cannot switch it off (agent-tools.md
-// F3). It runs Claude under `launch exec` (a session, no adapter) with
+// repository's disableAllHooks cannot switch it off (docs/agents.md
+// §8.1). It runs Claude under `launch exec` (a session, no adapter) with
 // only the hook in --settings, so that no deny rule answers first.
 func TestClaudeFileHook(t *testing.T) {
 	t.Parallel()

@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
@@ -69,6 +71,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("LITE_SANDBOX_CONFIG", "")
 			// The audit log goes to $WORK, not to the real home.
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")
+			// The one list of shell names the ring binds (ring_shells.txtar).
+			env.Setenv("LITE_SANDBOX_TEST_SHELLS", strings.Join(shellname.Names, " "))
 			return nil
 		},
 	})

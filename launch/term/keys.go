@@ -66,11 +66,6 @@ func (p *keyParser) Feed(b []byte) Answer {
 	return NoKey
 }
 
-// Pending reports whether the input ended inside an escape: a lone ESC
-// (the Esc key, a no) or a sequence the next read completes. The
-// caller decides after a short quiet time ([Flush]).
-func (p *keyParser) Pending() bool { return p.st != ground }
-
 // Flush ends the input read so far: a lone ESC was the Esc key, a no;
 // an unfinished sequence is dropped.
 func (p *keyParser) Flush() Answer {

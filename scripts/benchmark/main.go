@@ -42,10 +42,10 @@ func main() {
 	flag.StringVar(&c.bin, "bin", "", "the lite-sandbox binary to measure (required)")
 	flag.StringVar(&c.noop, "noop", "", "an empty Go program: the floor of a process start (required)")
 	flag.IntVar(&c.n, "n", 200, "runs per setup")
-	flag.StringVar(&c.only, "only", "", `"firstbuild": only the row "new workspace, first go build: sandbox vs bare"`)
 	flag.IntVar(&c.files, "files", 20000, "files in the large workspace")
 	flag.Int64Var(&c.size, "bytes", 1<<30, "bytes of output for the throughput test")
 	flag.IntVar(&c.concurrent, "concurrent", 50, "commands at once for the concurrency test")
+	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
 	srt := flag.String("srt", "", "Anthropic's sandbox-runtime CLI (default: srt on PATH)")
 	codex := flag.String("codex", "", "the codex CLI (default: codex on PATH)")
 	flag.StringVar(&c.agentsBin, "agents", os.Getenv("LITE_SANDBOX_AGENTS_BIN"), "a directory with the agent CLIs, for the launch timings")
@@ -76,7 +76,7 @@ func run(c config) error {
 		return err
 	}
 	switch c.only {
-	case "":
+	case "", "hooks":
 	case "firstbuild":
 		goBin, err := exec.LookPath("go")
 		if err != nil {
@@ -84,7 +84,7 @@ func run(c config) error {
 		}
 		return benchFirstBuild(c.bin, goBin, smallProgram)
 	default:
-		return fmt.Errorf("-only %q: want firstbuild", c.only)
+		return fmt.Errorf("-only %q: want hooks or firstbuild", c.only)
 	}
 	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-bench-")
 	if err != nil {
@@ -109,11 +109,17 @@ func run(c config) error {
 	defer closeAll()
 
 	fmt.Printf("lite-sandbox benchmark: %s, %d cores, %s, %s; %d runs per setup\n", kernel(), runtime.NumCPU(), b.backend, runtime.Version(), c.n)
+	if c.only == "hooks" {
+		return b.hooks()
+	}
 	lat, err := b.latency()
 	if err != nil {
 		return err
 	}
 	b.phases(lat)
+	if err := b.hooks(); err != nil {
+		return err
+	}
 	if err := b.concurrency(); err != nil {
 		return err
 	}
@@ -151,7 +157,8 @@ func makeWorkspaces(small, large string, nfiles int) error {
 }
 
 // openSessions opens one session for the small and one for the large
-// workspace, as `launch` would, with the default policy.
+// workspace, as `launch` would, with the default policy, and one for
+// Codex and one for Claude over the small one (their hooks, hooks.go).
 func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 	pol := policy.Default()
 	frozen, err := pol.Marshal()
@@ -165,7 +172,13 @@ func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 			s.Close()
 		}
 	}
-	for name, ws := range map[string]string{"small": b.small, "large": b.large} {
+	for name, o := range map[string]struct{ ws, agent string }{
+		"small": {b.small, ""}, "large": {b.large, ""}, "codex": {b.small, "codex"}, "claude": {b.small, "claude"},
+	} {
+		ws, meta := o.ws, contract.Meta{Workspace: o.ws, Home: b.home, Mode: "on", Agent: o.agent}
+		if o.agent != "" {
+			meta.Exe = b.bin // its own hook command: '<exe>' hook NAME
+		}
 		spec, err := pol.SandboxSpec(ws, b.home, "")
 		if err != nil {
 			closeAll()
@@ -173,7 +186,7 @@ func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 		}
 		s, err := launch.Open(context.Background(), launch.Options{
 			Spec: spec, Backend: b.backend, Exe: b.bin, PolicyTOML: frozen,
-			Meta:        contract.Meta{Workspace: ws, Home: b.home, Mode: "on"},
+			Meta:        meta,
 			RuntimeRoot: runtimeRoot,
 			Judge: func(dir, token string) (launch.Judge, error) {
 				j, err := shims.NewJudge(dir, token)

@@ -38,6 +38,10 @@ type Record struct {
 	// Decision is the validator's: allow, ask or deny.
 	Decision string `json:"decision"`
 	Rule     string `json:"rule,omitempty"`
+	// Reason is why a command was refused or did not run: the rule's
+	// reason, or the shim's (a working directory outside the
+	// workspace, arguments it refuses, a sandbox that failed).
+	Reason string `json:"reason,omitempty"`
 	// Sandbox is how the command ran: sandboxed, unsandboxed, off.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Status is the exit status; -1 when the command did not run.

@@ -26,6 +26,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
@@ -35,21 +36,12 @@ import (
 // out of the command's environment (the bench's phase split).
 const EnvShimTimes = "LITE_SANDBOX_SHIM_TIMES"
 
-// shellNames are the base names under which a binary is the shim (the
-// agent ring binds every shell binary to it); package shims maps each
-// to the real shell that runs the command.
-var shellNames = map[string]bool{
-	"sh": true, "bash": true, "rbash": true, "dash": true,
-	"zsh": true, "ksh": true, "ksh93": true, "mksh": true, "ash": true,
-}
-
 // IsShellName reports whether argv0's base name makes the binary the
 // shim: a shell's name, or any name containing "bash" (a session's shim
 // is <session>/bin/bash; Claude Code takes only such paths).
-func IsShellName(argv0 string) bool {
-	base := filepath.Base(argv0)
-	return shellNames[base] || strings.Contains(base, "bash")
-}
+// The names are the one list the agent ring binds (internal/shellname);
+// package shims maps each to the real shell that runs the command.
+func IsShellName(argv0 string) bool { return shellname.Is(argv0) }
 
 // IsShimName is [IsShellName], git's name ([IsGitName]), or the bundled
 // shim binary's own name.

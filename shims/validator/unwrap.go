@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 )
 
 // Class 4: eval-like builtins and wrappers. A wrapper's command is itself
@@ -66,7 +68,7 @@ func (c *checker) call(argv []arg, node syntax.Node, sc *scope, in stdin) {
 	}
 	c.noteCallWrites(name, args, sc)
 	if strings.Contains(a0.val, "/") && !slices.Contains(shells, name) {
-		// ./y, scripts/x.sh: a shell script run by its path.
+		// ./y, tools/x.sh: a shell script run by its path.
 		c.namedScript(a0, node, sc, true)
 		if c.done() {
 			return
@@ -108,10 +110,11 @@ func joined(args []arg) arg {
 	return arg{val: strings.Join(vals, " "), word: args[0].word}
 }
 
-// shells are the programs whose -c operand is parsed as Bash. zsh and the
-// ksh family differ in details; parsing them as Bash is the documented
+// shells are the programs whose -c operand is parsed as Bash: the one
+// list of shell names (internal/shellname). zsh and the ksh family
+// differ in details; parsing them as Bash is the documented
 // approximation (pitfall 3), and a parse error fails closed.
-var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "rbash", "ksh93", "lksh", "oksh", "pdksh", "posh", "yash"}
+var shells = shellname.Names
 
 // prefixWrapper describes a command that runs another one after its own
 // options and a fixed number of operands (timeout DURATION cmd...).

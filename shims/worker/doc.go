@@ -11,7 +11,7 @@
 // stdin, stdout and stderr descriptors (SCM_RIGHTS), so the command's
 // output goes straight to the agent, and it gets back the exit status.
 // Starting a process in an existing sandbox costs a fork and an exec,
-// where a fresh bwrap costs milliseconds more (docs/performance.md §3, §5), and
+// where a fresh bwrap costs milliseconds more (docs/performance.md §3, §4), and
 // /tmp and background processes live as long as the session.
 //
 // # Wire protocol
