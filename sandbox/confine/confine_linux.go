@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
@@ -120,13 +122,23 @@ func seccompFilter() []unix.SockFilter {
 // caller must hold its OS thread (runtime.LockOSThread) until it execs.
 // A kernel without Landlock scopes is not an error (doctor says so); a
 // filter that cannot be installed is.
-func confine() (Confinement, error) {
+//
+// With ll (the Landlock backend, #28) the Landlock domain is the whole
+// sandbox: its filesystem and network rules and the scopes, in one
+// ruleset.
+func confine(ll *Landlock) (Confinement, error) {
 	c := Confinement{}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return c, fmt.Errorf("confine: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	c.LandlockABI, c.LandlockWhy = landlockABI()
-	if c.LandlockABI >= 6 {
+	if ll != nil {
+		abi, err := restrictLandlock(ll)
+		if err != nil {
+			return c, err
+		}
+		c.Scoped = abi >= 6
+	} else if c.LandlockABI >= 6 {
 		attr := unix.LandlockRulesetAttr{Scoped: unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL}
 		// The first three fields are the ABI 6 struct.
 		fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), 24, 0)
@@ -192,13 +204,33 @@ func landlockABI() (int, string) {
 // shell would use (126 or 127 for a program that cannot run, 71 when the
 // confinement cannot be applied: fail closed).
 func Exec(argv []string, env []string) (int, error) {
+	return run(nil, argv, env)
+}
+
+// Run is [Exec] for what follows [Command] (see [ParseArgs]): with
+// `--landlock JSON` the Landlock backend's whole sandbox is applied, and
+// TMPDIR set to its temp directory.
+func Run(args []string, env []string) (int, error) {
+	ll, argv, err := ParseArgs(args)
+	if err != nil {
+		return exit.Usage, err
+	}
+	if ll != nil && ll.Tmpdir != "" {
+		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			return strings.HasPrefix(kv, "TMPDIR=") || strings.HasPrefix(kv, EnvTmpdir+"=")
+		}), "TMPDIR="+ll.Tmpdir, EnvTmpdir+"="+ll.Tmpdir)
+	}
+	return run(ll, argv, env)
+}
+
+func run(ll *Landlock, argv []string, env []string) (int, error) {
 	if len(argv) == 0 {
 		return exit.Usage, errors.New("confine: no program")
 	}
 	// The Landlock domain and the filter belong to this thread; execve
 	// from it hands them to the program.
 	runtime.LockOSThread()
-	if _, err := confine(); err != nil {
+	if _, err := confine(ll); err != nil {
 		return exit.Sandbox, err
 	}
 	// A program found but not executable is 127 here too, as it always
