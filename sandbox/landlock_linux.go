@@ -70,6 +70,12 @@ func prepareLandlock(s Spec, argv []string) (*Prepared, error) {
 	if len(argv) < 3 || argv[1] != confine.Command || argv[2] != "--" {
 		return nil, &SetupError{Op: "backend", Err: errors.New("the landlock backend runs commands through the confinement step only")}
 	}
+	if s.Network == NetworkAllow {
+		// The proxy's bridge listens on the sandbox's own loopback, which
+		// only a network namespace gives; on the host's it would serve
+		// every local process (docs/confinement.md).
+		return nil, &SetupError{Op: "network", Err: errors.New(`network = "allow" needs the bwrap backend (a network namespace); with the landlock backend use "off" or "open"`)}
+	}
 	DetectHost(&s)
 	// No writable layer can be put over a cache: the caches not shared
 	// are read-only (docs/confinement.md).
