@@ -30,7 +30,7 @@ type Globals struct {
 	Config string `help:"Policy file (default: $$XDG_CONFIG_HOME/lite-sandbox/config.toml)." env:"LITE_SANDBOX_CONFIG" placeholder:"FILE"`
 	// Backend reaches the probe (and a session's shims) through the
 	// environment: sandbox.Probe reads it (#28).
-	Backend string `help:"Sandbox backend on Linux: auto (bwrap where it can build a sandbox, else Landlock), bwrap or landlock." env:"LITE_SANDBOX_BACKEND" enum:"auto,bwrap,landlock" default:"auto" placeholder:"NAME"`
+	Backend string `help:"Sandbox backend on Linux: auto (bwrap where it can build a sandbox, else Landlock), bwrap or landlock." env:"LITE_SANDBOX_BACKEND" enum:"auto,bwrap,landlock," default:"auto" placeholder:"NAME"`
 }
 
 // CLI is the whole command line.
