@@ -1,0 +1,192 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+)
+
+// containerScript runs its arguments as a default, unprivileged
+// container would (#28): a user namespace of the test's own (the
+// caller's uid mapped to itself: root stays uid 0, nobody stays
+// nobody) in which no further user namespace may be made, and every
+// capability dropped, so that bwrap fails there. Nothing of the host's
+// settings changes: the sysctl written is the namespace's own.
+const containerScript = `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"`
+
+// container runs lite-sandbox ARGS in the simulated container as e's
+// user, in the workspace, and returns stdout, stderr and the status.
+func (e *env) container(args ...string) (string, string, int) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := e.lsCmd(ctx)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		e.t.Skip("needs unshare")
+	}
+	cmd.Path = unshare
+	cmd.Args = append([]string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", binary}, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	e.chownTree()
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		e.t.Fatalf("container lite-sandbox %v: timed out\n%s%s", args, out.String(), errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatalf("container lite-sandbox %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// landlockProbe is a workspace script the validator sees only as
+// `sh probe.sh`: it tries to read the home's canaries (~/.ssh, another
+// agent's credentials), from the shell and from /usr/bin/python3 (a
+// program that is no shell), and to write outside the workspace; and,
+// as positive controls, writes in the workspace, reads a system file
+// and writes its TMPDIR.
+func landlockProbe(home, outside string) string {
+	return fmt.Sprintf(`h=%s; d=.ssh; c=.codex
+cat "$h/$d/canary" 2>/dev/null && echo LEAK-ssh
+cat "$h/$c/auth.json" 2>/dev/null && echo LEAK-codex
+/usr/bin/python3 -c 'import os,sys
+try:
+    print(open(os.path.join(sys.argv[1], ".ss"+"h", "canary")).read(), "LEAK-python")
+except OSError as e:
+    print("python-denied", e.errno)' "$h"
+(echo pwned > "$h/.bashrc") 2>/dev/null && echo WROTE-bashrc
+(echo pwned > %s/x) 2>/dev/null && echo WROTE-outside
+echo ok > out/w.txt && echo ws-write-ok
+head -c 4 /usr/bin/env >/dev/null && echo sys-read-ok
+echo t > "$TMPDIR/t" && echo tmp-ok
+`, home, outside)
+}
+
+// checkConfined asserts what landlockProbe proves inside a sandbox.
+func checkConfined(t *testing.T, what, out, errs string) {
+	t.Helper()
+	// A write may land in bwrap's scratch home; what counts is the
+	// host's file (noWrites).
+	for _, bad := range []string{"LEAK-", canaryText, "CODEX-CANARY"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("%s: %q in the output: the sandbox let it through\n%s%s", what, bad, out, errs)
+		}
+	}
+	for _, want := range []string{"python-denied", "ws-write-ok", "sys-read-ok", "tmp-ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: no %q (the positive control)\n%s%s", what, want, out, errs)
+		}
+	}
+	if strings.Contains(errs, "UNSANDBOXED") {
+		t.Errorf("%s ran unsandboxed:\n%s", what, errs)
+	}
+}
+
+// TestLandlockContainer (#28): in a simulated container (no user
+// namespaces, no capabilities), as root and as nobody, `run` and a
+// session's command run under the Landlock backend: they read nothing
+// of the home and write nothing outside the workspace, and still run
+// (workspace write, system read, TMPDIR); doctor names the backend,
+// its ABI and what it lacks. The probe's cache is believed only where
+// it was measured: after the container's doctor the host's run is
+// bwrap's, and after the host's the container's still runs and
+// confines. The control: the same script on the host reads the
+// canaries and writes outside.
+func TestLandlockContainer(t *testing.T) {
+	t.Parallel()
+	if confine.Probe().LandlockABI < 1 {
+		t.Skip("no Landlock on this kernel")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("needs setpriv")
+	}
+	users(t, func(t *testing.T, e *env) {
+		outside := filepath.Join(filepath.Dir(e.ws), "outside")
+		mustWrite(t, filepath.Join(outside, ".keep"), "")
+		mustWrite(t, filepath.Join(e.home, ".codex", "auth.json"), `{"token":"CODEX-CANARY"}`+"\n")
+		mustWrite(t, filepath.Join(e.ws, "out", ".keep"), "")
+		e.write("probe.sh", landlockProbe(e.home, outside))
+		agentsh := filepath.Join(filepath.Dir(e.ws), "agentsh")
+		bash, err := os.ReadFile("/bin/bash")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(agentsh, bash, 0o755); err != nil {
+			t.Fatal(err)
+		}
+
+		// Control: on the host the probe reads and writes everything.
+		e.chownTree()
+		host := exec.Command("sh", "probe.sh")
+		host.Dir, host.Env = e.ws, append(e.vars, "TMPDIR="+outside)
+		e.credential(host)
+		o, _ := host.CombinedOutput()
+		for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "WROTE-bashrc", "WROTE-outside"} {
+			if !strings.Contains(string(o), want) {
+				t.Fatalf("control: the probe on the host lacks %q:\n%s", want, o)
+			}
+		}
+		for _, p := range []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x")} {
+			os.Remove(p)
+		}
+
+		out, errs, code := e.container("doctor")
+		if code != 0 || !strings.Contains(out, "backend: landlock backend (ABI ") || !strings.Contains(out, "lacks no private /tmp") ||
+			!strings.Contains(out, "chosen because bwrap cannot create a sandbox here") {
+			t.Fatalf("container doctor: exit %d, no landlock backend line:\n%s%s", code, out, errs)
+		}
+
+		noWrites := func(what string) {
+			t.Helper()
+			for _, p := range []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x")} {
+				if _, err := os.Lstat(p); err == nil {
+					t.Errorf("%s: %s was written on the host", what, p)
+				}
+			}
+		}
+
+		// The container's probe is not believed on the host: bwrap there.
+		out, errs, code = e.run(nil, "sh", "probe.sh")
+		if code != 0 || strings.Contains(errs, "landlock backend") {
+			t.Errorf("host run after the container's doctor: exit %d, not bwrap:\n%s", code, errs)
+		}
+		checkConfined(t, "host run", out, errs)
+		noWrites("host run")
+
+		// Nor the host's in the container: Landlock there, mode on.
+		out, errs, code = e.container("run", "--sandbox", "on", "--", "sh", "probe.sh")
+		if code != 0 || !strings.Contains(errs, "lite-sandbox: landlock backend (ABI ") {
+			t.Errorf("container run: exit %d, no landlock line first:\n%s", code, errs)
+		}
+		checkConfined(t, "container run", out, errs)
+		noWrites("container run")
+		if !strings.Contains(out, "python-denied 13") {
+			t.Errorf("container run: python's read was not refused with EACCES (Landlock):\n%s", out)
+		}
+
+		// A session's command in the container.
+		out, errs, code = e.container("launch", "--sandbox", "on", "exec", "--", agentsh, "-c", `$SHELL -c "sh probe.sh"`)
+		if code != 0 || !strings.Contains(errs, "landlock backend (ABI ") {
+			t.Errorf("container session: exit %d, no landlock line:\n%s", code, errs)
+		}
+		checkConfined(t, "container session command", out, errs)
+		noWrites("container session command")
+	})
+}
