@@ -103,9 +103,13 @@ const (
 	llDev
 )
 
+// llGrant is one path's access level; at is the index of the mount it
+// comes from, since a later mount wins over an earlier one (bwrap's
+// order, which Landlock's union of rights does not have).
 type llGrant struct {
 	path  string
 	level int
+	at    int
 }
 
 // landlockDevices are the device files a command may use (bwrap's
@@ -121,39 +125,48 @@ var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/rand
 // inside a grant are exceptions ([splitGrant]).
 func landlockPolicy(ms []Mount, tmp, network string) confine.Landlock {
 	var grants, excs []llGrant
-	for _, m := range ms {
+	for i, m := range ms {
 		switch m.Kind {
 		case ROBind, Bind, DevBind:
-			if m.Src != m.Dst {
-				continue
-			}
 			level := map[MountKind]int{ROBind: llRO, Bind: llRW, DevBind: llDev}[m.Kind]
-			grants = append(grants, llGrant{m.Dst, level})
+			if m.Src == m.Dst {
+				grants = append(grants, llGrant{m.Dst, level, i})
+			} else {
+				// What bwrap shows there instead (a scratch home, a
+				// cache layer, a sanitized copy) cannot be shown: the
+				// path itself gets nothing from earlier grants.
+				level = llNone
+			}
+			// A bind inside an earlier one replaces what it held:
+			// read-only there (a protected path) stays read-only.
+			excs = append(excs, llGrant{m.Dst, min(level, llRW), i})
 		case Proc:
 			if m.Dst == "/proc" {
-				grants = append(grants, llGrant{"/proc", llRO})
+				grants = append(grants, llGrant{"/proc", llRO, i})
 			} else {
-				excs = append(excs, llGrant{m.Dst, llRO})
+				excs = append(excs, llGrant{m.Dst, llRO, i})
 			}
 		case Dev:
 			for _, d := range landlockDevices {
-				grants = append(grants, llGrant{d, llDev})
+				grants = append(grants, llGrant{d, llDev, i})
 			}
 		case Tmpfs:
 			if m.Dst == "/tmp" {
-				grants = append(grants, llGrant{tmp, llRW})
+				grants = append(grants, llGrant{tmp, llRW, i})
 			}
+			excs = append(excs, llGrant{m.Dst, llNone, i})
 		case MaskDir, MaskFile:
-			excs = append(excs, llGrant{m.Dst, llNone})
+			excs = append(excs, llGrant{m.Dst, llNone, i})
 		case RemountRO, PlaceholderDir, PlaceholderFile:
 			if m.Dst != "/" {
-				excs = append(excs, llGrant{m.Dst, llRO})
+				excs = append(excs, llGrant{m.Dst, llRO, i})
 			}
 		}
 	}
 	var out confine.Landlock
 	for _, g := range grants {
-		for _, e := range splitGrant(g, excs) {
+		later := slices.DeleteFunc(slices.Clone(excs), func(e llGrant) bool { return e.at <= g.at })
+		for _, e := range splitGrant(g, later) {
 			switch e.level {
 			case llRO:
 				out.RO = append(out.RO, e.path)
@@ -202,7 +215,7 @@ func splitGrant(g llGrant, excs []llGrant) []llGrant {
 	}
 	var out []llGrant
 	if !hidden && g.level > llNone {
-		out = append(out, llGrant{g.path, min(g.level, llRO)})
+		out = append(out, llGrant{g.path, min(g.level, llRO), g.at})
 	}
 	ents, err := os.ReadDir(g.path)
 	if err != nil {
@@ -212,7 +225,7 @@ func splitGrant(g llGrant, excs []llGrant) []llGrant {
 		if ent.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		out = append(out, splitGrant(llGrant{filepath.Join(g.path, ent.Name()), g.level}, below)...)
+		out = append(out, splitGrant(llGrant{filepath.Join(g.path, ent.Name()), g.level, g.at}, below)...)
 	}
 	return slices.Clip(out)
 }

@@ -59,7 +59,8 @@ func (e *env) container(args ...string) (string, string, int) {
 // landlockProbe is a workspace script the validator sees only as
 // `sh probe.sh`: it tries to read the home's canaries (~/.ssh, another
 // agent's credentials), from the shell and from /usr/bin/python3 (a
-// program that is no shell), and to write outside the workspace; and,
+// program that is no shell), to write outside the workspace and to
+// protected paths inside it (an existing .git/hooks, a missing .envrc); and,
 // as positive controls, writes in the workspace, reads a system file
 // and writes its TMPDIR.
 func landlockProbe(home, outside string) string {
@@ -73,6 +74,8 @@ except OSError as e:
     print("python-denied", e.errno)' "$h"
 (echo pwned > "$h/.bashrc") 2>/dev/null && echo WROTE-bashrc
 (echo pwned > %s/x) 2>/dev/null && echo WROTE-outside
+(echo pwned > .git/hooks/pre-commit) 2>/dev/null && echo WROTE-hook
+(echo pwned > .envrc) 2>/dev/null && echo WROTE-envrc
 echo ok > out/w.txt && echo ws-write-ok
 head -c 4 /usr/bin/env >/dev/null && echo sys-read-ok
 echo t > "$TMPDIR/t" && echo tmp-ok
@@ -122,6 +125,9 @@ func TestLandlockContainer(t *testing.T) {
 		mustWrite(t, filepath.Join(outside, ".keep"), "")
 		mustWrite(t, filepath.Join(e.home, ".codex", "auth.json"), `{"token":"CODEX-CANARY"}`+"\n")
 		mustWrite(t, filepath.Join(e.ws, "out", ".keep"), "")
+		mustWrite(t, filepath.Join(e.ws, ".git", "hooks", ".keep"), "")
+		written := []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x"),
+			filepath.Join(e.ws, ".git", "hooks", "pre-commit"), filepath.Join(e.ws, ".envrc")}
 		e.write("probe.sh", landlockProbe(e.home, outside))
 		agentsh := filepath.Join(filepath.Dir(e.ws), "agentsh")
 		bash, err := os.ReadFile("/bin/bash")
@@ -138,12 +144,12 @@ func TestLandlockContainer(t *testing.T) {
 		host.Dir, host.Env = e.ws, append(e.vars, "TMPDIR="+outside)
 		e.credential(host)
 		o, _ := host.CombinedOutput()
-		for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "WROTE-bashrc", "WROTE-outside"} {
+		for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "WROTE-bashrc", "WROTE-outside", "WROTE-hook", "WROTE-envrc"} {
 			if !strings.Contains(string(o), want) {
 				t.Fatalf("control: the probe on the host lacks %q:\n%s", want, o)
 			}
 		}
-		for _, p := range []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x")} {
+		for _, p := range written {
 			os.Remove(p)
 		}
 
@@ -155,8 +161,10 @@ func TestLandlockContainer(t *testing.T) {
 
 		noWrites := func(what string) {
 			t.Helper()
-			for _, p := range []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x")} {
-				if _, err := os.Lstat(p); err == nil {
+			// bwrap's placeholder of a missing protected file is left
+			// empty on the host while it runs: only content counts.
+			for _, p := range written {
+				if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
 					t.Errorf("%s: %s was written on the host", what, p)
 				}
 			}
