@@ -34,6 +34,7 @@ type config struct {
 	concurrent int
 	peers      map[string]string
 	agentsBin  string
+	only       string
 }
 
 func main() {
@@ -47,6 +48,7 @@ func main() {
 	srt := flag.String("srt", "", "Anthropic's sandbox-runtime CLI (default: srt on PATH)")
 	codex := flag.String("codex", "", "the codex CLI (default: codex on PATH)")
 	flag.StringVar(&c.agentsBin, "agents", os.Getenv("LITE_SANDBOX_AGENTS_BIN"), "a directory with the agent CLIs, for the launch timings")
+	flag.StringVar(&c.only, "only", "", "landlock: only the backends' per-command rows (bwrap beside Landlock)")
 	flag.Parse()
 	if c.bin == "" || c.noop == "" {
 		fmt.Fprintln(os.Stderr, "benchmark: -bin and -noop are required (use scripts/bench)")
@@ -86,6 +88,9 @@ func run(c config) error {
 	if err := makeWorkspaces(b.small, b.large, c.files); err != nil {
 		return err
 	}
+	if c.only == sandbox.BackendLandlock {
+		return onlyLandlock(b, base)
+	}
 	if b.backend, err = sandbox.Detect(); err != nil {
 		return err
 	}
@@ -101,6 +106,9 @@ func run(c config) error {
 		return err
 	}
 	b.phases(lat)
+	if err := b.landlockBench(filepath.Join(base, "run-landlock")); err != nil {
+		return err
+	}
 	if err := b.concurrency(); err != nil {
 		return err
 	}
