@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,12 +60,14 @@ func (e *env) container(args ...string) (string, string, int) {
 // landlockProbe is a workspace script the validator sees only as
 // `sh probe.sh`: it tries to read the home's canaries (~/.ssh, another
 // agent's credentials), from the shell and from /usr/bin/python3 (a
-// program that is no shell), to write outside the workspace and to
+// program that is no shell), to connect to a host Unix socket by its
+// path (a D-Bus or systemd manager would run code outside any sandbox,
+// class 17), to write outside the workspace and to
 // protected paths inside it (an existing .git/hooks, a missing .envrc); and,
 // as positive controls, writes in the workspace, reads a system file
 // and writes its TMPDIR.
 func landlockProbe(home, outside string) string {
-	return fmt.Sprintf(`h=%s; d=.ssh; c=.codex
+	return fmt.Sprintf(`h=%[1]s; d=.ssh; c=.codex
 cat "$h/$d/canary" 2>/dev/null && echo LEAK-ssh
 cat "$h/$c/auth.json" 2>/dev/null && echo LEAK-codex
 /usr/bin/python3 -c 'import os,sys
@@ -72,8 +75,13 @@ try:
     print(open(os.path.join(sys.argv[1], ".ss"+"h", "canary")).read(), "LEAK-python")
 except OSError as e:
     print("python-denied", e.errno)' "$h"
+/usr/bin/python3 -c 'import socket,sys
+try:
+    socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print("LEAK-unix")
+except OSError as e:
+    print("unix-refused", e.errno)' %[2]s/host.sock
 (echo pwned > "$h/.bashrc") 2>/dev/null && echo WROTE-bashrc
-(echo pwned > %s/x) 2>/dev/null && echo WROTE-outside
+(echo pwned > %[2]s/x) 2>/dev/null && echo WROTE-outside
 (echo pwned > .git/hooks/pre-commit) 2>/dev/null && echo WROTE-hook
 (echo pwned > .envrc) 2>/dev/null && echo WROTE-envrc
 echo ok > out/w.txt && echo ws-write-ok
@@ -92,7 +100,7 @@ func checkConfined(t *testing.T, what, out, errs string) {
 			t.Errorf("%s: %q in the output: the sandbox let it through\n%s%s", what, bad, out, errs)
 		}
 	}
-	for _, want := range []string{"python-denied", "ws-write-ok", "sys-read-ok", "tmp-ok"} {
+	for _, want := range []string{"python-denied", "unix-refused", "ws-write-ok", "sys-read-ok", "tmp-ok"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%s: no %q (the positive control)\n%s%s", what, want, out, errs)
 		}
@@ -138,13 +146,23 @@ func TestLandlockContainer(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		sock := filepath.Join(outside, "host.sock")
+		l, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if err := os.Chmod(sock, 0o777); err != nil {
+			t.Fatal(err)
+		}
+
 		// Control: on the host the probe reads and writes everything.
 		e.chownTree()
 		host := exec.Command("sh", "probe.sh")
 		host.Dir, host.Env = e.ws, append(e.vars, "TMPDIR="+outside)
 		e.credential(host)
 		o, _ := host.CombinedOutput()
-		for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "WROTE-bashrc", "WROTE-outside", "WROTE-hook", "WROTE-envrc"} {
+		for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "LEAK-unix", "WROTE-bashrc", "WROTE-outside", "WROTE-hook", "WROTE-envrc"} {
 			if !strings.Contains(string(o), want) {
 				t.Fatalf("control: the probe on the host lacks %q:\n%s", want, o)
 			}

@@ -49,7 +49,15 @@ func seccompArch() uint32 {
 // the user); clone3 gets ENOSYS, since its flags live in memory the
 // filter cannot read, and libc falls back to clone. Any other
 // architecture's system calls (32-bit compatibility, x32) are refused.
-func seccompFilter() []unix.SockFilter {
+//
+// With noUnix (the Landlock backend on a kernel whose Landlock cannot
+// restrict connecting to Unix sockets by path, ABI < 9) socket(AF_UNIX)
+// is refused too: without a mount namespace every socket of the host
+// is reachable by its path (the user's D-Bus and systemd manager, which
+// run commands outside any sandbox, class 17; ssh-agent, class 16; the
+// docker socket, class 18; the session's approval socket, class 49).
+// socketpair stays allowed: it connects to nothing.
+func seccompFilter(noUnix bool) []unix.SockFilter {
 	arch := seccompArch()
 	if arch == 0 {
 		return nil
@@ -105,6 +113,15 @@ func seccompFilter() []unix.SockFilter {
 		)
 	}
 	p = append(p, jmp(jeq, unix.SYS_CLONE3, 0, 1), st(ret, enosys))
+	if noUnix {
+		p = append(p,
+			jmp(jeq, unix.SYS_SOCKET, 0, 4),
+			st(ldAbs, offArg0),
+			jmp(jeq, unix.AF_UNIX, 0, 1),
+			st(ret, eperm),
+			st(ret, allow),
+		)
+	}
 	for _, nr := range []uint32{
 		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
 		unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
@@ -154,7 +171,7 @@ func confine(ll *Landlock) (Confinement, error) {
 	} else if c.LandlockABI > 0 {
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	filter := seccompFilter()
+	filter := seccompFilter(ll != nil && c.LandlockABI < landlockUnixABI)
 	if filter == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c, nil
@@ -178,7 +195,7 @@ func Probe() Confinement {
 	case c.LandlockABI > 0:
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	if seccompFilter() == nil {
+	if seccompFilter(false) == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c
 	}

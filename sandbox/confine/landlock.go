@@ -74,6 +74,11 @@ func IsCommand(args []string) bool {
 	return len(args) >= 3 && args[1] == Command && (args[2] == "--" || args[2] == LandlockOption)
 }
 
+// landlockUnixABI is the first Landlock ABI that restricts connecting to
+// Unix sockets by path (LANDLOCK_ACCESS_FS_RESOLVE_UNIX); below it the
+// Landlock backend refuses socket(AF_UNIX) with seccomp instead.
+const landlockUnixABI = 9
+
 // LandlockLacks says, per item, what the Landlock backend cannot give
 // that the bwrap backend does, on a kernel with Landlock ABI abi (for
 // doctor, --dry-run and the first line of a run or session). The first
@@ -85,7 +90,10 @@ func LandlockLacks(abi int) []string {
 		"no fresh /proc (the host's, read-only)",
 		"protected paths inside the workspace are kept read-only only by leaving their parent directory read-only: new entries cannot be made there (the workspace root, .git)",
 		"file metadata (stat) of hidden paths readable",
-		"UDP, ICMP and pathname Unix sockets not filtered",
+		"UDP and ICMP not filtered",
+	}
+	if abi < landlockUnixABI {
+		l = append(l, "ABI<9: no Unix sockets at all (socket(AF_UNIX) refused by seccomp, so that the host's sockets stay out of reach; socketpair works)")
 	}
 	if abi < 2 {
 		l = append(l, "ABI<2: no renames or links between directories")
