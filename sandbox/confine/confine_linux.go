@@ -56,8 +56,10 @@ func seccompArch() uint32 {
 // is reachable by its path (the user's D-Bus and systemd manager, which
 // run commands outside any sandbox, class 17; ssh-agent, class 16; the
 // docker socket, class 18; the session's approval socket, class 49).
-// socketpair stays allowed: it connects to nothing.
-func seccompFilter(noUnix bool) []unix.SockFilter {
+// socketpair stays allowed: it connects to nothing. With noSysV (the
+// Landlock backend: no IPC namespace) System V shared memory, message
+// queues and semaphores are refused: they are the host's (class 25).
+func seccompFilter(noUnix, noSysV bool) []unix.SockFilter {
 	arch := seccompArch()
 	if arch == 0 {
 		return nil
@@ -122,11 +124,17 @@ func seccompFilter(noUnix bool) []unix.SockFilter {
 			st(ret, allow),
 		)
 	}
-	for _, nr := range []uint32{
+	refused := []uint32{
 		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
 		unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
 		unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY,
-	} {
+	}
+	if noSysV {
+		refused = append(refused, unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL,
+			unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
+			unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL)
+	}
+	for _, nr := range refused {
 		p = append(p, jmp(jeq, nr, 0, 1), st(ret, eperm))
 	}
 	return append(p, st(ret, allow))
@@ -171,7 +179,7 @@ func confine(ll *Landlock) (Confinement, error) {
 	} else if c.LandlockABI > 0 {
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	filter := seccompFilter(ll != nil && c.LandlockABI < landlockUnixABI)
+	filter := seccompFilter(ll != nil && c.LandlockABI < landlockUnixABI, ll != nil)
 	if filter == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c, nil
@@ -195,7 +203,7 @@ func Probe() Confinement {
 	case c.LandlockABI > 0:
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	if seccompFilter(false) == nil {
+	if seccompFilter(false, false) == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c
 	}

@@ -91,6 +91,8 @@ func LandlockLacks(abi int) []string {
 		"protected paths inside the workspace are kept read-only only by leaving their parent directory read-only: new entries cannot be made there (the workspace root, .git)",
 		"file metadata (stat) of hidden paths readable",
 		"UDP and ICMP not filtered",
+		"no System V IPC (refused by seccomp: the host's)",
+		"processes may outlive the command (no PID namespace; they stay confined)",
 	}
 	if abi < landlockUnixABI {
 		l = append(l, "ABI<9: no Unix sockets at all (socket(AF_UNIX) refused by seccomp, so that the host's sockets stay out of reach; socketpair works)")
