@@ -129,47 +129,7 @@ func TestLandlockContainer(t *testing.T) {
 		t.Skip("needs setpriv")
 	}
 	users(t, func(t *testing.T, e *env) {
-		outside := filepath.Join(filepath.Dir(e.ws), "outside")
-		mustWrite(t, filepath.Join(outside, ".keep"), "")
-		mustWrite(t, filepath.Join(e.home, ".codex", "auth.json"), `{"token":"CODEX-CANARY"}`+"\n")
-		mustWrite(t, filepath.Join(e.ws, "out", ".keep"), "")
-		mustWrite(t, filepath.Join(e.ws, ".git", "hooks", ".keep"), "")
-		written := []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x"),
-			filepath.Join(e.ws, ".git", "hooks", "pre-commit"), filepath.Join(e.ws, ".envrc")}
-		e.write("probe.sh", landlockProbe(e.home, outside))
-		agentsh := filepath.Join(filepath.Dir(e.ws), "agentsh")
-		bash, err := os.ReadFile("/bin/bash")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(agentsh, bash, 0o755); err != nil {
-			t.Fatal(err)
-		}
-
-		sock := filepath.Join(outside, "host.sock")
-		l, err := net.Listen("unix", sock)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		if err := os.Chmod(sock, 0o777); err != nil {
-			t.Fatal(err)
-		}
-
-		// Control: on the host the probe reads and writes everything.
-		e.chownTree()
-		host := exec.Command("sh", "probe.sh")
-		host.Dir, host.Env = e.ws, append(e.vars, "TMPDIR="+outside)
-		e.credential(host)
-		o, _ := host.CombinedOutput()
-		for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "LEAK-unix", "WROTE-bashrc", "WROTE-outside", "WROTE-hook", "WROTE-envrc"} {
-			if !strings.Contains(string(o), want) {
-				t.Fatalf("control: the probe on the host lacks %q:\n%s", want, o)
-			}
-		}
-		for _, p := range written {
-			os.Remove(p)
-		}
+		_, agentsh, written := landlockFixture(t, e)
 
 		out, errs, code := e.container("doctor")
 		if code != 0 || !strings.Contains(out, "backend: landlock backend (ABI ") || !strings.Contains(out, "lacks no private /tmp") ||
@@ -215,4 +175,56 @@ func TestLandlockContainer(t *testing.T) {
 		checkConfined(t, "container session command", out, errs)
 		noWrites("container session command")
 	})
+}
+
+// landlockFixture writes the canaries, the probe, a stand-in agent (a
+// copy of bash outside the workspace) and a host Unix socket, and runs
+// the probe on the host (the control: it reads and writes everything
+// there). It returns the outside directory, the agent and the paths a
+// sandbox must not write.
+func landlockFixture(t *testing.T, e *env) (outside, agentsh string, written []string) {
+	t.Helper()
+	outside = filepath.Join(filepath.Dir(e.ws), "outside")
+	mustWrite(t, filepath.Join(outside, ".keep"), "")
+	mustWrite(t, filepath.Join(e.home, ".codex", "auth.json"), `{"token":"CODEX-CANARY"}`+"\n")
+	mustWrite(t, filepath.Join(e.ws, "out", ".keep"), "")
+	mustWrite(t, filepath.Join(e.ws, ".git", "hooks", ".keep"), "")
+	written = []string{filepath.Join(e.home, ".bashrc"), filepath.Join(outside, "x"),
+		filepath.Join(e.ws, ".git", "hooks", "pre-commit"), filepath.Join(e.ws, ".envrc")}
+	e.write("probe.sh", landlockProbe(e.home, outside))
+	agentsh = filepath.Join(filepath.Dir(e.ws), "agentsh")
+	bash, err := os.ReadFile("/bin/bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(agentsh, bash, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	sock := filepath.Join(outside, "host.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	if err := os.Chmod(sock, 0o777); err != nil {
+		t.Fatal(err)
+	}
+
+	// Control: on the host the probe reads and writes everything.
+	e.chownTree()
+	host := exec.Command("sh", "probe.sh")
+	host.Dir, host.Env = e.ws, append(e.vars, "TMPDIR="+outside)
+	e.credential(host)
+	o, _ := host.CombinedOutput()
+	for _, want := range []string{"LEAK-ssh", "LEAK-codex", "LEAK-python", "LEAK-unix", "WROTE-bashrc", "WROTE-outside", "WROTE-hook", "WROTE-envrc"} {
+		if !strings.Contains(string(o), want) {
+			t.Fatalf("control: the probe on the host lacks %q:\n%s", want, o)
+		}
+	}
+	for _, p := range written {
+		os.Remove(p)
+	}
+
+	return outside, agentsh, written
 }

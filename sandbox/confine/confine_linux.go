@@ -116,13 +116,7 @@ func seccompFilter(noUnix, noSysV bool) []unix.SockFilter {
 	}
 	p = append(p, jmp(jeq, unix.SYS_CLONE3, 0, 1), st(ret, enosys))
 	if noUnix {
-		p = append(p,
-			jmp(jeq, unix.SYS_SOCKET, 0, 4),
-			st(ldAbs, offArg0),
-			jmp(jeq, unix.AF_UNIX, 0, 1),
-			st(ret, eperm),
-			st(ret, allow),
-		)
+		p = append(p, jmp(jeq, unix.SYS_SOCKET, 0, 4), st(ldAbs, offArg0), jmp(jeq, unix.AF_UNIX, 0, 1), st(ret, eperm), st(ret, allow))
 	}
 	refused := []uint32{
 		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
