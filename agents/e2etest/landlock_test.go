@@ -228,3 +228,39 @@ func landlockFixture(t *testing.T, e *env) (outside, agentsh string, written []s
 
 	return outside, agentsh, written
 }
+
+// TestLandlockNetworkOff (#28): with network off, a program in the
+// simulated container's Landlock sandbox cannot connect to a TCP
+// service on the host's loopback (Landlock ABI 4; classes 20, 28); the
+// control, the same probe with the network open, connects.
+func TestLandlockNetworkOff(t *testing.T) {
+	t.Parallel()
+	if confine.Probe().LandlockABI < 4 {
+		t.Skip("no Landlock TCP rules on this kernel (ABI 4)")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("needs setpriv")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	port := l.Addr().(*net.TCPAddr).Port
+	users(t, func(t *testing.T, e *env) {
+		e.write("tcp.sh", fmt.Sprintf(`/usr/bin/python3 -c 'import socket
+try:
+    socket.create_connection(("127.0.0.1", %d), timeout=10); print("tcp-connected")
+except OSError as e:
+    print("tcp-refused", e.errno)'
+`, port))
+		out, errs, code := e.container("run", "--sandbox", "on", "--network", "off", "--", "sh", "tcp.sh")
+		if code != 0 || !strings.Contains(out, "tcp-refused") || !strings.Contains(errs, "landlock backend") {
+			t.Errorf("network off: exit %d, want tcp-refused under landlock:\n%s%s", code, out, errs)
+		}
+		out, errs, code = e.container("run", "--sandbox", "on", "--network", "open", "--", "sh", "tcp.sh")
+		if code != 0 || !strings.Contains(out, "tcp-connected") {
+			t.Errorf("control, network open: exit %d, want tcp-connected:\n%s%s", code, out, errs)
+		}
+	})
+}
