@@ -115,7 +115,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	info.Shim = contract.Shim(info.Dir)
 	// The agent ring needs the session (its shells are the shim, which
 	// needs the worker) and the backend.
-	info.Ring = ringSupported && st.Sandboxed()
+	info.Ring = ringSupported && st.Sandboxed() && st.Backend.Name != sandbox.BackendLandlock
 	printStartLine(o.Stderr, o.Agent, info.Ring, st.Sandboxed())
 
 	plan, err := o.Agent.Prepare(info)
@@ -202,6 +202,13 @@ func dryRun(o AgentOptions, info agents.Session) (int, error) {
 	info.Shim = contract.Shim(info.Dir)
 	info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
 	info.Ring = ringSupported && o.Mode != policy.ModeOff
+	if b, err := sandbox.Probe(); err == nil && o.Mode != policy.ModeOff {
+		if l := sandbox.LandlockLine(b); l != "" {
+			// The backend this launch would use, and what it lacks (#28).
+			fmt.Fprintf(o.Stdout, "sandbox: %s; no agent ring (the ring needs bwrap)\n", l)
+			info.Ring = false
+		}
+	}
 	plan, err := o.Agent.Prepare(info)
 	if err != nil {
 		return -1, err
@@ -256,6 +263,9 @@ func warnState(w io.Writer, st sandbox.Status) {
 		fmt.Fprintf(w, "lite-sandbox: WARNING: no sandbox: %s; commands will run UNSANDBOXED and the agent itself without its ring (use --sandbox on to refuse instead)\n", st.Reason)
 	case sandbox.StateDegraded:
 		fmt.Fprintf(w, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
+	}
+	if l := sandbox.LandlockLine(st.Backend); l != "" {
+		fmt.Fprintf(w, "lite-sandbox: %s; the agent runs without its ring (the ring needs bwrap)\n", l)
 	}
 }
 

@@ -5,7 +5,10 @@
 
 package sandbox
 
-import "runtime"
+import (
+	"errors"
+	"runtime"
+)
 
 // ProbeKernel reports the kernel features of interest. User namespaces,
 // Landlock and seccomp exist only on Linux.
@@ -21,3 +24,8 @@ func ProbeKernel() Kernel {
 
 // AppArmorAdvice is nil: AppArmor's user-namespace switch is Linux's.
 func AppArmorAdvice(Kernel) []string { return nil }
+
+// DetectLandlock is Linux-only.
+func DetectLandlock() (Backend, error) {
+	return Backend{}, errors.New("landlock is Linux-only")
+}

@@ -29,10 +29,23 @@ var bootIDFile = "/proc/sys/kernel/random/boot_id"
 // never believed on the host, nor the host's inside the container. Only
 // a success is cached: a failure, which takes mode auto to running
 // unsandboxed, is always measured afresh.
-func Probe() (Backend, error) { return probe(true) }
+//
+// Where bwrap cannot build a sandbox the Landlock backend is returned
+// when the kernel has Landlock ([DetectLandlock]); LITE_SANDBOX_BACKEND
+// (`--backend`) chooses one of them (#28).
+func Probe() (Backend, error) { return chosen(true) }
 
 // Reprobe runs [Detect] and replaces the cache, for doctor.
-func Reprobe() (Backend, error) { return probe(false) }
+func Reprobe() (Backend, error) { return chosen(false) }
+
+// chosen is the backend choice over [probe]: landlock on request needs
+// no bwrap probe.
+func chosen(useCache bool) (Backend, error) {
+	if os.Getenv(envBackend) == BackendLandlock {
+		return DetectLandlock()
+	}
+	return withLandlock(probe(useCache))
+}
 
 // probe runs [Detect] and caches its outcome, or with useCache returns
 // the cached outcome when there is one. Without a cache key (bwrap or

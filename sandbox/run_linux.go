@@ -128,6 +128,9 @@ func userNSHint(err error) string {
 // Removing a placeholder while another sandbox uses it as a mount point
 // would detach that sandbox's protection (escape class 13).
 func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
+	if b.Name == BackendLandlock {
+		return prepareLandlock(s, argv)
+	}
 	lock := lockWorkspace(s.Workspace)
 	record := ""
 	if lock != nil {

@@ -10,9 +10,13 @@ import (
 
 // Backend is a detected OS sandbox program.
 type Backend struct {
-	Name    string // "bwrap" or "sandbox-exec"
+	Name    string // "bwrap", "landlock" or "sandbox-exec"
 	Path    string // absolute path of the program
 	Version string // for example "0.8.0"; "" when the program has none
+	ABI     int    // the Landlock backend's kernel ABI; 0 for the others
+	// Fallback says why bwrap was not used when the Landlock backend was
+	// chosen automatically ("" otherwise).
+	Fallback string
 }
 
 // String returns "bwrap 0.8.0", or just the name without a version.

@@ -36,14 +36,14 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 		err := worker.ServeFD(3)
 		esc.Fprintf(stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox, true
-	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--":
+	case confine.IsCommand(args):
 		// network = "allow": the bridge to the proxy starts first.
 		env, err := startBridge(os.Environ())
 		if err != nil {
 			esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 			return exit.Sandbox, true
 		}
-		code, err := confine.Exec(args[3:], env)
+		code, err := confine.Run(args[2:], env)
 		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return code, true
 	case len(args) == 3 && args[1] == egress.BridgeCommand:

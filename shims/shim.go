@@ -198,6 +198,11 @@ func (s *Shim) Exec(argv []string) error {
 	case sandbox.StateDegraded:
 		esc.Fprintf(s.stderr, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
+	if l := sandbox.LandlockLine(b); l != "" && s.session == nil {
+		// What this backend cannot give, said before the command runs
+		// (#28); a session says it once, at its start.
+		esc.Fprintf(s.stderr, "lite-sandbox: %s\n", l)
+	}
 	// Signals are taken from here on, before anything is made on the host
 	// (placeholders, the egress socket): a SIGTERM during setup ends the
 	// command with 128+15 and what was made is removed, instead of the

@@ -43,8 +43,8 @@ func run(args []string, t0 time.Time) int {
 		err := worker.ServeFD(3)
 		esc.Fprintf(os.Stderr, "lite-sandbox: worker: %v\n", err)
 		return exit.Sandbox
-	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--" && os.Getenv(envEgressSocket) == "":
-		code, err := confine.Exec(args[3:], os.Environ())
+	case confine.IsCommand(args) && os.Getenv(envEgressSocket) == "":
+		code, err := confine.Run(args[2:], os.Environ())
 		esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
 	case len(args) >= 2 && args[1] == gocacheprog.Command:

@@ -37,9 +37,15 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		fmt.Fprintf(w, "restore: %s\n", l)
 	}
 	b, derr := sandbox.Reprobe()
-	if derr == nil {
+	switch {
+	case derr == nil && b.Name == sandbox.BackendLandlock:
+		esc.Fprintf(w, "backend: %s\n", sandbox.LandlockLine(b))
+		if b.Fallback != "" {
+			esc.Fprintf(w, "backend: chosen because %s\n", b.Fallback)
+		}
+	case derr == nil:
 		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)
-	} else {
+	default:
 		esc.Fprintf(w, "backend: none: %v\n", derr)
 	}
 	// What each sandboxed command gets on top of bwrap's namespaces;
@@ -56,6 +62,10 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 			l = conf[1]
 		}
 		esc.Fprintf(w, "%s\n", l)
+	}
+	if b.Name == sandbox.BackendLandlock {
+		// No bwrap: the namespaces line does not hold.
+		conf[2] = "namespaces: none (landlock backend: the command's Landlock domain is its whole sandbox); no_new_privs"
 	}
 	esc.Fprintf(w, "%s\n%s\n", conf[0], conf[2])
 	esc.Fprintf(w, "network: %s\n", networkLine(s.Policy))
@@ -78,6 +88,10 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		return nil
 	}
 	esc.Fprintf(w, "sandbox: %s\n", st)
+	if b.Name == sandbox.BackendLandlock {
+		esc.Fprintf(w, "agent ring: none with the landlock backend (the agent runs on the host; its shell commands are sandboxed)\n")
+		return nil
+	}
 	for _, l := range launch.RingLines(confine.Probe().Scoped, st.Sandboxed()) {
 		esc.Fprintf(w, "%s\n", l)
 	}

@@ -28,6 +28,9 @@ import (
 // Globals are the flags every subcommand takes.
 type Globals struct {
 	Config string `help:"Policy file (default: $$XDG_CONFIG_HOME/lite-sandbox/config.toml)." env:"LITE_SANDBOX_CONFIG" placeholder:"FILE"`
+	// Backend reaches the probe (and a session's shims) through the
+	// environment: sandbox.Probe reads it (#28).
+	Backend string `help:"Sandbox backend on Linux: auto (bwrap where it can build a sandbox, else Landlock), bwrap or landlock." env:"LITE_SANDBOX_BACKEND" enum:"auto,bwrap,landlock," default:"auto" placeholder:"NAME"`
 }
 
 // CLI is the whole command line.
@@ -106,6 +109,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			esc.Fprintf(stderr, "lite-sandbox: %v (see lite-sandbox --help)\n", err)
 			return exit.Usage, true
 		}
+		os.Setenv("LITE_SANDBOX_BACKEND", cli.Backend)
 		ctx.Bind(stdio{stdout, stderr})
 		return exitCode(ctx.Run(&cli.Globals), stderr), true
 	}()

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 )
 
@@ -52,6 +53,8 @@ func TestScripts(t *testing.T) {
 				return haveBwrap, nil
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "landlock":
+				return confine.Probe().LandlockABI >= 1, nil
 			}
 			return false, nil
 		},

@@ -21,13 +21,15 @@ import (
 // argument checks), and applying it from inside needs no descriptor
 // plumbing through bwrap.
 //
-// Both are written against the kernel interface directly rather than
-// through github.com/elastic/go-seccomp-bpf and go-landlock: the former
-// compares whole 64-bit arguments, so an ioctl request with high bits set
+// The seccomp filter is written against the kernel interface directly
+// rather than through github.com/elastic/go-seccomp-bpf, which compares
+// whole 64-bit arguments, so an ioctl request with high bits set
 // (0x100005412) would fail its Equal test while the kernel truncates it
-// to TIOCSTI (CVE-2019-10063); the latter restricts every thread through
-// libcap's psx, a dependency we do not need when one locked thread
-// restricts itself and execs at once.
+// to TIOCSTI (CVE-2019-10063). The Landlock backend's rules (#28) are
+// built with go-landlock's ruleset builder (NewRulesetFD, downgraded to
+// the kernel's ABI) and enforced by the one locked thread that then
+// execs, not through its all-threads restriction; the bwrap backend's
+// scope-only domain is one system call and stays hand-written.
 const Command = "__confine"
 
 // Argv returns the argv that runs argv through exe's confinement.

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/pathlook"
@@ -47,7 +49,17 @@ func seccompArch() uint32 {
 // the user); clone3 gets ENOSYS, since its flags live in memory the
 // filter cannot read, and libc falls back to clone. Any other
 // architecture's system calls (32-bit compatibility, x32) are refused.
-func seccompFilter() []unix.SockFilter {
+//
+// With noUnix (the Landlock backend on a kernel whose Landlock cannot
+// restrict connecting to Unix sockets by path, ABI < 9) socket(AF_UNIX)
+// is refused too: without a mount namespace every socket of the host
+// is reachable by its path (the user's D-Bus and systemd manager, which
+// run commands outside any sandbox, class 17; ssh-agent, class 16; the
+// docker socket, class 18; the session's approval socket, class 49).
+// socketpair stays allowed: it connects to nothing. With noSysV (the
+// Landlock backend: no IPC namespace) System V shared memory, message
+// queues and semaphores are refused: they are the host's (class 25).
+func seccompFilter(noUnix, noSysV bool) []unix.SockFilter {
 	arch := seccompArch()
 	if arch == 0 {
 		return nil
@@ -103,11 +115,20 @@ func seccompFilter() []unix.SockFilter {
 		)
 	}
 	p = append(p, jmp(jeq, unix.SYS_CLONE3, 0, 1), st(ret, enosys))
-	for _, nr := range []uint32{
+	if noUnix {
+		p = append(p, jmp(jeq, unix.SYS_SOCKET, 0, 4), st(ldAbs, offArg0), jmp(jeq, unix.AF_UNIX, 0, 1), st(ret, eperm), st(ret, allow))
+	}
+	refused := []uint32{
 		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
 		unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
 		unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY,
-	} {
+	}
+	if noSysV {
+		refused = append(refused, unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL,
+			unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
+			unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL)
+	}
+	for _, nr := range refused {
 		p = append(p, jmp(jeq, nr, 0, 1), st(ret, eperm))
 	}
 	return append(p, st(ret, allow))
@@ -120,13 +141,23 @@ func seccompFilter() []unix.SockFilter {
 // caller must hold its OS thread (runtime.LockOSThread) until it execs.
 // A kernel without Landlock scopes is not an error (doctor says so); a
 // filter that cannot be installed is.
-func confine() (Confinement, error) {
+//
+// With ll (the Landlock backend, #28) the Landlock domain is the whole
+// sandbox: its filesystem and network rules and the scopes, in one
+// ruleset.
+func confine(ll *Landlock) (Confinement, error) {
 	c := Confinement{}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return c, fmt.Errorf("confine: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	c.LandlockABI, c.LandlockWhy = landlockABI()
-	if c.LandlockABI >= 6 {
+	if ll != nil {
+		abi, err := restrictLandlock(ll)
+		if err != nil {
+			return c, err
+		}
+		c.Scoped = abi >= 6
+	} else if c.LandlockABI >= 6 {
 		attr := unix.LandlockRulesetAttr{Scoped: unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL}
 		// The first three fields are the ABI 6 struct.
 		fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), 24, 0)
@@ -142,7 +173,7 @@ func confine() (Confinement, error) {
 	} else if c.LandlockABI > 0 {
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	filter := seccompFilter()
+	filter := seccompFilter(ll != nil && c.LandlockABI < landlockUnixABI, ll != nil)
 	if filter == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c, nil
@@ -166,7 +197,7 @@ func Probe() Confinement {
 	case c.LandlockABI > 0:
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	if seccompFilter() == nil {
+	if seccompFilter(false, false) == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c
 	}
@@ -192,13 +223,33 @@ func landlockABI() (int, string) {
 // shell would use (126 or 127 for a program that cannot run, 71 when the
 // confinement cannot be applied: fail closed).
 func Exec(argv []string, env []string) (int, error) {
+	return run(nil, argv, env)
+}
+
+// Run is [Exec] for what follows [Command] (see [ParseArgs]): with
+// `--landlock JSON` the Landlock backend's whole sandbox is applied, and
+// TMPDIR set to its temp directory.
+func Run(args []string, env []string) (int, error) {
+	ll, argv, err := ParseArgs(args)
+	if err != nil {
+		return exit.Usage, err
+	}
+	if ll != nil && ll.Tmpdir != "" {
+		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			return strings.HasPrefix(kv, "TMPDIR=") || strings.HasPrefix(kv, EnvTmpdir+"=")
+		}), "TMPDIR="+ll.Tmpdir, EnvTmpdir+"="+ll.Tmpdir)
+	}
+	return run(ll, argv, env)
+}
+
+func run(ll *Landlock, argv []string, env []string) (int, error) {
 	if len(argv) == 0 {
 		return exit.Usage, errors.New("confine: no program")
 	}
 	// The Landlock domain and the filter belong to this thread; execve
 	// from it hands them to the program.
 	runtime.LockOSThread()
-	if _, err := confine(); err != nil {
+	if _, err := confine(ll); err != nil {
 		return exit.Sandbox, err
 	}
 	// A program found but not executable is 127 here too, as it always

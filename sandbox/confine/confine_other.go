@@ -22,3 +22,8 @@ func Probe() Confinement {
 func Exec(argv []string, env []string) (int, error) {
 	return exit.Sandbox, errors.New("confine: not supported on " + runtime.GOOS)
 }
+
+// Run is Linux-only.
+func Run(args []string, env []string) (int, error) {
+	return exit.Sandbox, errors.New("confine: not supported on " + runtime.GOOS)
+}

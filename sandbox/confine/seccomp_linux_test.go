@@ -18,7 +18,7 @@ import (
 // ignore other namespace flags, clone3's ENOSYS, foreign architectures.
 func TestSeccompFilterDecisions(t *testing.T) {
 	t.Parallel()
-	prog := seccompFilter()
+	prog := seccompFilter(false, false)
 	if prog == nil {
 		t.Skipf("no filter for %s", runtime.GOARCH)
 	}
@@ -107,4 +107,43 @@ func seccompData(nr, arch uint32, args [6]uint64) []byte {
 		binary.BigEndian.PutUint32(swapped[i:], binary.LittleEndian.Uint32(data[i:]))
 	}
 	return swapped
+}
+
+// TestSeccompNoUnix: under the Landlock backend below ABI 9 the filter
+// refuses socket(AF_UNIX) (the host's sockets are reachable by path
+// there, classes 16 to 18 and 49), and System V IPC (class 25); other
+// families and socketpair pass, and the bwrap backend's filter lets
+// them through (the control).
+func TestSeccompNoUnix(t *testing.T) {
+	t.Parallel()
+	if seccompFilter(true, true) == nil {
+		t.Skipf("no filter for %s", runtime.GOARCH)
+	}
+	arch := seccompArch()
+	eperm := unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	for _, c := range []struct {
+		name   string
+		noUnix bool
+		nr     uint32
+		family uint64
+		want   uint32
+	}{
+		{"socket AF_UNIX", true, unix.SYS_SOCKET, unix.AF_UNIX, eperm},
+		{"socket AF_INET", true, unix.SYS_SOCKET, unix.AF_INET, unix.SECCOMP_RET_ALLOW},
+		{"socketpair AF_UNIX", true, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SECCOMP_RET_ALLOW},
+		{"bwrap: socket AF_UNIX", false, unix.SYS_SOCKET, unix.AF_UNIX, unix.SECCOMP_RET_ALLOW},
+		{"shmget", true, unix.SYS_SHMGET, 0, eperm},
+		{"shmat", true, unix.SYS_SHMAT, 0, eperm},
+		{"msgget", true, unix.SYS_MSGGET, 0, eperm},
+		{"semget", true, unix.SYS_SEMGET, 0, eperm},
+		{"bwrap: shmget", false, unix.SYS_SHMGET, 0, unix.SECCOMP_RET_ALLOW},
+	} {
+		got, err := filterVM(t, seccompFilter(c.noUnix, c.noUnix)).Run(seccompData(c.nr, arch, [6]uint64{c.family, unix.SOCK_STREAM}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint32(got) != c.want {
+			t.Errorf("%s: got %#x, want %#x", c.name, got, c.want)
+		}
+	}
 }

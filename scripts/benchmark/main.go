@@ -45,7 +45,7 @@ func main() {
 	flag.IntVar(&c.files, "files", 20000, "files in the large workspace")
 	flag.Int64Var(&c.size, "bytes", 1<<30, "bytes of output for the throughput test")
 	flag.IntVar(&c.concurrent, "concurrent", 50, "commands at once for the concurrency test")
-	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
+	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", "landlock" (the backends' per-command rows) or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
 	srt := flag.String("srt", "", "Anthropic's sandbox-runtime CLI (default: srt on PATH)")
 	codex := flag.String("codex", "", "the codex CLI (default: codex on PATH)")
 	flag.StringVar(&c.agentsBin, "agents", os.Getenv("LITE_SANDBOX_AGENTS_BIN"), "a directory with the agent CLIs, for the launch timings")
@@ -76,7 +76,7 @@ func run(c config) error {
 		return err
 	}
 	switch c.only {
-	case "", "hooks":
+	case "", "hooks", sandbox.BackendLandlock:
 	case "firstbuild":
 		goBin, err := exec.LookPath("go")
 		if err != nil {
@@ -84,7 +84,7 @@ func run(c config) error {
 		}
 		return benchFirstBuild(c.bin, goBin, smallProgram)
 	default:
-		return fmt.Errorf("-only %q: want hooks or firstbuild", c.only)
+		return fmt.Errorf("-only %q: want hooks, landlock or firstbuild", c.only)
 	}
 	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-bench-")
 	if err != nil {
@@ -98,6 +98,9 @@ func run(c config) error {
 	b.small, b.large = filepath.Join(b.home, "small"), filepath.Join(b.home, "large")
 	if err := makeWorkspaces(b.small, b.large, c.files); err != nil {
 		return err
+	}
+	if c.only == sandbox.BackendLandlock {
+		return onlyLandlock(b, base)
 	}
 	if b.backend, err = sandbox.Detect(); err != nil {
 		return err
@@ -118,6 +121,9 @@ func run(c config) error {
 	}
 	b.phases(lat)
 	if err := b.hooks(); err != nil {
+		return err
+	}
+	if err := b.landlockBench(filepath.Join(base, "run-landlock")); err != nil {
 		return err
 	}
 	if err := b.concurrency(); err != nil {

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -22,6 +24,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/internal/inherit"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 )
 
 // ServeFD is the worker's entry point: it serves the listening Unix
@@ -66,8 +69,13 @@ func ServeFD(fd int) error {
 	}
 	token := os.Getenv(EnvToken)
 	os.Unsetenv(EnvToken)
+	landlockTmp = os.Getenv(confine.EnvTmpdir)
 	return serve(ul, token)
 }
+
+// landlockTmp is the Landlock backend's temp directory, when the worker
+// runs under it (set once, before serving).
+var landlockTmp string
 
 // Serve accepts connections on l and runs one command per connection,
 // each independently, until l is closed (then it returns nil) or fails.
@@ -221,9 +229,17 @@ func start(req Request, fds []int) (pid, status int, err error) {
 	for i, fd := range fds {
 		files[i] = uintptr(fd)
 	}
+	env := req.Env
+	if landlockTmp != "" {
+		// No private /tmp under the Landlock backend: the session's temp
+		// directory is the one writable (#28).
+		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			return strings.HasPrefix(kv, "TMPDIR=")
+		}), "TMPDIR="+landlockTmp)
+	}
 	pid, err = syscall.ForkExec(path, req.Argv, &syscall.ProcAttr{
 		Dir:   req.Dir,
-		Env:   req.Env,
+		Env:   env,
 		Files: files,
 		// Its own process group, so that a forwarded signal and the kill
 		// on disconnect reach the command's pipeline and jobs, and

@@ -1,0 +1,122 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package confine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// LandlockOption is the option of [Command] that carries a [Landlock]
+// policy: `lite-sandbox __confine --landlock JSON -- PROGRAM ARGS...`.
+// It is the whole sandbox of the Landlock backend (#28): no bwrap, no
+// namespace, the rules applied by the process to itself before it
+// executes the program.
+const LandlockOption = "--landlock"
+
+// EnvTmpdir names the Landlock backend's temp directory in the
+// confined program's environment: a session's worker sets TMPDIR to it
+// in each command's (shims/worker), which arrives with the shim's.
+const EnvTmpdir = "LITE_SANDBOX_LANDLOCK_TMPDIR"
+
+// Landlock is the filesystem and network policy of the Landlock backend,
+// built by package sandbox from the same layout as bwrap's mounts
+// (sandbox/landlock_linux.go) and applied by [Exec]. Landlock only
+// grants: what no rule names is neither readable nor writable.
+type Landlock struct {
+	// RO are hierarchies (or single files) readable and executable.
+	RO []string `json:"ro,omitempty"`
+	// RW are hierarchies (or files) readable, writable and executable,
+	// with renames and links between them (REFER).
+	RW []string `json:"rw,omitempty"`
+	// Dev are device files usable read-write with their ioctls.
+	Dev []string `json:"dev,omitempty"`
+	// Net restricts TCP (Landlock ABI 4): only ConnectTCP may be
+	// reached; nothing may be bound.
+	Net        bool     `json:"net,omitempty"`
+	ConnectTCP []uint16 `json:"tcp,omitempty"`
+	// Tmpdir replaces TMPDIR (there is no private /tmp).
+	Tmpdir string `json:"tmpdir,omitempty"`
+}
+
+// Args returns the confinement's arguments before the program: the
+// option and its JSON.
+func (l Landlock) Args() []string {
+	b, err := json.Marshal(l)
+	if err != nil {
+		panic(err) // strings and integers only
+	}
+	return []string{LandlockOption, string(b)}
+}
+
+// ParseArgs reads what follows [Command]: optional `--landlock JSON`,
+// then `--`, then the program. ll is nil without the option.
+func ParseArgs(args []string) (ll *Landlock, argv []string, err error) {
+	if len(args) >= 2 && args[0] == LandlockOption {
+		ll = &Landlock{}
+		if err := json.Unmarshal([]byte(args[1]), ll); err != nil {
+			return nil, nil, fmt.Errorf("confine: %s: %w", LandlockOption, err)
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 || args[0] != "--" {
+		return nil, nil, errors.New("confine: want -- before the program")
+	}
+	return ll, args[1:], nil
+}
+
+// IsCommand reports whether args (a whole argv) run the confinement
+// step: `EXE __confine -- ...` or `EXE __confine --landlock JSON -- ...`.
+func IsCommand(args []string) bool {
+	return len(args) >= 3 && args[1] == Command && (args[2] == "--" || args[2] == LandlockOption)
+}
+
+// landlockUnixABI is the first Landlock ABI that restricts connecting to
+// Unix sockets by path (LANDLOCK_ACCESS_FS_RESOLVE_UNIX); below it the
+// Landlock backend refuses socket(AF_UNIX) with seccomp instead.
+const landlockUnixABI = 9
+
+// LandlockLacks says, per item, what the Landlock backend cannot give
+// that the bwrap backend does, on a kernel with Landlock ABI abi (for
+// doctor, --dry-run and the first line of a run or session). The first
+// items hold at every ABI; the rest are what this kernel's ABI lacks.
+func LandlockLacks(abi int) []string {
+	l := []string{
+		"no private /tmp (a session directory and TMPDIR instead)",
+		"host processes visible (no PID namespace; signals and ptrace still confined)",
+		"no fresh /proc (the host's, read-only)",
+		"protected paths inside the workspace are kept read-only only by leaving their parent directory read-only: new entries cannot be made there (the workspace root, .git)",
+		"file metadata (stat) of hidden paths readable",
+		"UDP and ICMP not filtered",
+		"no System V IPC (refused by seccomp: the host's)",
+		"processes may outlive the command (no PID namespace; they stay confined)",
+	}
+	if abi < landlockUnixABI {
+		l = append(l, "ABI<9: no Unix sockets at all (socket(AF_UNIX) refused by seccomp, so that the host's sockets stay out of reach; socketpair works)")
+	}
+	if abi < 2 {
+		l = append(l, "ABI<2: no renames or links between directories")
+	}
+	if abi < 3 {
+		l = append(l, "ABI<3: truncate of read-only files not refused")
+	}
+	if abi < 4 {
+		l = append(l, "ABI<4: TCP not filtered (network off and allow are not enforced)")
+	}
+	if abi < 5 {
+		l = append(l, "ABI<5: device ioctls not filtered")
+	}
+	if abi < 6 {
+		l = append(l, "ABI<6: abstract Unix sockets and signals to host processes not scoped")
+	}
+	return l
+}
+
+// LandlockLine is the one line naming the backend, its ABI and what it
+// lacks.
+func LandlockLine(abi int) string {
+	return fmt.Sprintf("landlock backend (ABI %d; no user namespace): lacks %s", abi, strings.Join(LandlockLacks(abi), "; "))
+}

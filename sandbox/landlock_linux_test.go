@@ -1,0 +1,82 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLandlockPolicy turns layouts into Landlock grants (#28): a
+// protected path inside the workspace splits its ancestors into
+// read-only directories and grants of their other entries; a mask hides
+// its hierarchy (its parent gets no grant of its own); a symlink entry
+// gets no grant (its target would be granted); binds elsewhere than
+// their source are left out.
+func TestLandlockPolicy(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	for _, d := range []string{".git/hooks", ".git/objects", "src", "home/.ssh", "home/proj"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"README", ".git/config", ".git/HEAD"} {
+		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/etc", filepath.Join(ws, "link")); err != nil {
+		t.Fatal(err)
+	}
+	w := func(rel string) string { return filepath.Join(ws, rel) }
+	tests := []struct {
+		name   string
+		ms     []Mount
+		ro, rw []string
+	}{
+		{"plain", []Mount{{Kind: ROBind, Src: "/usr", Dst: "/usr"}, {Kind: Bind, Src: ws, Dst: ws}},
+			[]string{"/usr"}, []string{ws, "TMP"}},
+		{"protected", []Mount{{Kind: Bind, Src: ws, Dst: ws}, {Kind: ROBind, Src: w(".git/hooks"), Dst: w(".git/hooks")},
+			{Kind: RemountRO, Dst: w(".git/config")}, {Kind: PlaceholderFile, Dst: w(".envrc")}, {Kind: RemountRO, Dst: "/"}},
+			[]string{ws, w(".git"), w(".git/config"), w(".git/hooks")},
+			[]string{w(".git/HEAD"), w(".git/objects"), w("README"), w("home"), w("src"), "TMP"}},
+		{"masked", []Mount{{Kind: Bind, Src: w("home"), Dst: w("home")}, {Kind: MaskDir, Dst: w("home/.ssh")}},
+			nil, []string{w("home/proj"), "TMP"}},
+		{"relocated", []Mount{{Kind: Bind, Src: "/scratch", Dst: w("home")}, {Kind: ROBind, Src: "/copy", Dst: w("README")}},
+			nil, []string{"TMP"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ms := append(tt.ms, Mount{Kind: Tmpfs, Dst: "/tmp"})
+			got := landlockPolicy(ms, "TMP", NetworkOpen)
+			sortStrings := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return slices.Compact(s) }
+			if g, want := sortStrings(got.RO), sortStrings(tt.ro); !slices.Equal(g, want) {
+				t.Errorf("ro:\n got %s\nwant %s", strings.Join(g, " "), strings.Join(want, " "))
+			}
+			if g, want := sortStrings(got.RW), sortStrings(tt.rw); !slices.Equal(g, want) {
+				t.Errorf("rw:\n got %s\nwant %s", strings.Join(g, " "), strings.Join(want, " "))
+			}
+			if got.Tmpdir != "TMP" || got.Net {
+				t.Errorf("tmpdir %q, net %v", got.Tmpdir, got.Net)
+			}
+		})
+	}
+}
+
+// TestLandlockPolicyNetwork: open leaves TCP alone; off and allow
+// restrict it.
+func TestLandlockPolicyNetwork(t *testing.T) {
+	t.Parallel()
+	for net, want := range map[string]bool{NetworkOpen: false, NetworkOff: true, NetworkAllow: true, "": true} {
+		if got := landlockPolicy(nil, "T", net).Net; got != want {
+			t.Errorf("network %q: Net %v, want %v", net, got, want)
+		}
+	}
+}
