@@ -46,6 +46,9 @@ func run(args []string, t0 time.Time) int {
 		code, err := confine.Exec(args[3:], os.Environ())
 		esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
+	case len(args) >= 3 && args[1] == confine.Command && args[2] == "--":
+		// With a proxy socket (the agent ring's network, #27): the
+		// bridge is lite-sandbox's, below.
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		if dir := forward.Session(); dir != "" {
 			return forward.Run(dir, args, os.Stderr, t0)

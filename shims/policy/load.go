@@ -182,7 +182,9 @@ type layer struct {
 	Agent struct {
 		Write []string `toml:"write"`
 		Read  []string `toml:"read"`
-		Env   []string `toml:"env"`
+		Env          []string `toml:"env"`
+		AllowDomains []string `toml:"allow_domains"`
+		HostPorts    []int    `toml:"host_ports"`
 	} `toml:"agent"`
 	Rules []Rule `toml:"rule"`
 }
