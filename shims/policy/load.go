@@ -180,8 +180,8 @@ type layer struct {
 		DenyEnv  []string `toml:"deny_env"`
 	} `toml:"shell"`
 	Agent struct {
-		Write []string `toml:"write"`
-		Read  []string `toml:"read"`
+		Write        []string `toml:"write"`
+		Read         []string `toml:"read"`
 		Env          []string `toml:"env"`
 		AllowDomains []string `toml:"allow_domains"`
 		HostPorts    []int    `toml:"host_ports"`
