@@ -1,0 +1,231 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The agent ring's network (#27, docs/ring.md "The network"): a program
+// in the ring that is not a shell (this test binary as the probe)
+// reaches none of the host's services, neither on its loopback nor on
+// its other addresses, over TCP or UDP; the ring's one way out is the
+// agent's proxy, which refuses the host's loopback too; a port granted
+// with agent.host_ports is reached, and only that one. The positive
+// control is the same probe on the host, which reaches every server.
+
+// netServer is a TCP server of the test that greets each connection
+// with its banner, so that the probe tells the host's server from
+// anything else listening.
+type netServer struct {
+	addr   string
+	banner string
+}
+
+func startTCP(t *testing.T, addr string) netServer {
+	t.Helper()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	s := netServer{addr: l.Addr().String()}
+	s.banner = "HOST-SERVER-" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			fmt.Fprintf(c, "%s\n", s.banner)
+			c.Close()
+		}
+	}()
+	return s
+}
+
+// startUDP is a UDP echo server (the shape of a DNS server: one
+// datagram in, one out).
+func startUDP(t *testing.T, addr string) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	go func() {
+		b := make([]byte, 512)
+		for {
+			n, from, err := pc.ReadFrom(b)
+			if err != nil {
+				return
+			}
+			pc.WriteTo(b[:n], from)
+		}
+	}()
+	return pc.LocalAddr().String()
+}
+
+// probeNet dials every "tcp" target (reading the server's banner), sends
+// a datagram to every "udp" target and waits for its echo, and, with
+// "proxy", asks the ring's proxy for a CONNECT to every "connect"
+// target.
+func probeNet(s probeSpec, f map[string]string) {
+	for _, t := range fields(s.Args["tcp"]) {
+		c, err := net.DialTimeout("tcp", t, 3*time.Second)
+		if err == nil {
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			line, rerr := bufio.NewReader(c).ReadString('\n')
+			c.Close()
+			if rerr != nil {
+				err = fmt.Errorf("connected, but no banner: %w", rerr)
+			} else {
+				f["banner:"+t] = strings.TrimSpace(line)
+			}
+		}
+		f["tcp:"+t] = did(err)
+	}
+	for _, t := range fields(s.Args["udp"]) {
+		f["udp:"+t] = did(udpEcho(t))
+	}
+	for _, t := range fields(s.Args["connect"]) {
+		f["connect:"+t] = did(proxyConnect(s.Args["proxy"], t))
+	}
+}
+
+func fields(v string) []string { return strings.Fields(v) }
+
+func udpEcho(t string) error {
+	c, err := net.Dial("udp", t)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := c.Write([]byte("ping")); err != nil {
+		return err
+	}
+	b := make([]byte, 16)
+	n, err := c.Read(b)
+	if err == nil && string(b[:n]) != "ping" {
+		err = fmt.Errorf("echo %q", b[:n])
+	}
+	return err
+}
+
+// proxyConnect asks the HTTP proxy at proxy for a tunnel to target.
+func proxyConnect(proxy, target string) error {
+	c, err := net.DialTimeout("tcp", proxy, 3*time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s", resp.Status)
+	}
+	line, err := br.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HOST-SERVER-") {
+		return fmt.Errorf("tunnel open, but no banner: %q %v", line, err)
+	}
+	return nil
+}
+
+// hostAddr is a non-loopback IPv4 address of this host, or "".
+func hostAddr() string {
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	return ""
+}
+
+func TestRingNetwork(t *testing.T) {
+	t.Parallel()
+	users(t, func(t *testing.T, e *env) {
+		granted := startTCP(t, "127.0.0.1:0")
+		other := startTCP(t, "127.0.0.1:0")
+		wide := startTCP(t, "0.0.0.0:0") // every address of the host
+		_, widePort, _ := net.SplitHostPort(wide.addr)
+		udpLo := startUDP(t, "127.0.0.1:0")
+		tcp := []string{granted.addr, other.addr, "127.0.0.1:" + widePort}
+		udp := []string{udpLo}
+		if a := hostAddr(); a != "" {
+			tcp = append(tcp, net.JoinHostPort(a, widePort))
+			_, up, _ := net.SplitHostPort(startUDP(t, "0.0.0.0:0"))
+			udp = append(udp, net.JoinHostPort(a, up))
+		} else {
+			t.Log("this host has no address but loopback: its other addresses are not tried")
+		}
+		args := map[string]string{"tcp": strings.Join(tcp, " "), "udp": strings.Join(udp, " ")}
+
+		// The control: on the host, the probe reaches every server.
+		host := e.runProbe("net", false, args)
+		for _, a := range tcp {
+			expect(t, "host", host, map[string]string{"tcp:" + a: "yes"})
+		}
+		for _, a := range udp {
+			expect(t, "host", host, map[string]string{"udp:" + a: "yes"})
+		}
+
+		// In the ring, without a grant: none of them, directly or
+		// through the ring's proxy; the proxy itself answers (the
+		// control of the CONNECT refusals).
+		args["proxy"] = "127.0.0.1:3128"
+		args["connect"] = granted.addr + " " + other.addr
+		args["tcp"] += " 127.0.0.1:3128 169.254.169.254:80"
+		ring := e.runProbe("net", true, args)
+		want := map[string]string{"tcp:127.0.0.1:3128": "connected, but no banner", "tcp:169.254.169.254:80": "no: dial tcp 169.254.169.254:80: connect: network is unreachable"}
+		for _, a := range tcp {
+			want["tcp:"+a] = "no"
+		}
+		for _, a := range udp {
+			want["udp:"+a] = "no"
+		}
+		want["connect:"+granted.addr] = "no: 403"
+		want["connect:"+other.addr] = "no: 403"
+		expectRing(t, "ring", ring, want)
+
+		// agent.host_ports grants one port: reached (its banner, the
+		// host's server), directly and through the proxy; the other
+		// port still not.
+		_, gp, _ := net.SplitHostPort(granted.addr)
+		e.write("~/.config/lite-sandbox/config.toml", "[agent]\nhost_ports = ["+gp+"]\n")
+		ring = e.runProbe("net", true, args, "LITE_SANDBOX_CONFIG="+e.abs("~/.config/lite-sandbox/config.toml"))
+		expectRing(t, "ring with a granted port", ring, map[string]string{
+			"tcp:" + granted.addr: "yes", "banner:" + granted.addr: granted.banner,
+			"connect:" + granted.addr: "yes",
+			"tcp:" + other.addr:       "no", "connect:" + other.addr: "no: 403",
+			"tcp:127.0.0.1:" + widePort: "no",
+		})
+	})
+}
+
+// expectRing is expect, with "connected, but no banner" for the proxy
+// port (it answers, but is no server of the test).
+func expectRing(t *testing.T, what string, f, want map[string]string) {
+	t.Helper()
+	for k, w := range want {
+		if !strings.HasPrefix(f[k], w) && !(w == "connected, but no banner" && strings.Contains(f[k], w)) {
+			t.Errorf("%s: %s = %q, want %s… (all: %v)", what, k, f[k], w, f)
+		}
+	}
+}
