@@ -22,10 +22,12 @@ import (
 )
 
 // The agent ring's proxy socket and its log, in the session directory
-// (read-only in the ring: the socket still connects).
+// (read-only in the ring: the socket still connects). The socket's name
+// is no longer than the worker's, so that it fits in sun_path wherever
+// the session does.
 const (
-	AgentSocketName = "agent-egress.sock"
-	AgentLogName    = "agent-egress.jsonl"
+	AgentSocketName = "ring.sock"
+	AgentLogName    = "ring-egress.jsonl"
 )
 
 // Net is the agent ring's network (#27): a namespace with loopback only
@@ -156,7 +158,7 @@ func providerAddrs(host string, dry bool) []netip.Addr {
 // rules of n, the session's upstream proxy (the user's own HTTPS_PROXY
 // or sandbox.upstream_proxy, held here on the host side only: the ring
 // sees only its bridge's address), each connection recorded in the
-// session's agent-egress.jsonl. It returns the socket and a stop
+// session's ring-egress.jsonl. It returns the socket and a stop
 // function.
 func (n Net) Serve(dir string, upstream *egress.Upstream, warn func(error)) (string, func(), error) {
 	rules, err := egress.Compile(n.Rules)
