@@ -229,3 +229,32 @@ func expectRing(t *testing.T, what string, f, want map[string]string) {
 		}
 	}
 }
+
+// TestRingNetAgents: the real Claude Code and Codex CLIs complete a
+// turn from inside the ring, whose namespace has no route to the mock
+// model on the host's loopback (TestRingNetwork): they reach it through
+// the agent's proxy, as the provider their configuration names
+// (ANTHROPIC_BASE_URL, Codex's base_url), as root and as nobody.
+func TestRingNetAgents(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cli, install, key string
+		run               func(e *env) (string, string, int)
+	}{
+		{"claude", "npm install -g @anthropic-ai/claude-code@2.1.197", "ANTHROPIC_API_KEY", runClaude},
+		{"codex", "npm install -g @openai/codex@0.171.0", "MOCK_API_KEY", runCodex},
+	} {
+		t.Run(tc.cli, func(t *testing.T) {
+			t.Parallel()
+			bin := agentBin(t, tc.cli, tc.install)
+			asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "") }, tc.cli, func(t *testing.T, e *env) {
+				e.setCommand(allowedCommand(e, tc.key))
+				out, errs, code := tc.run(e)
+				if code != 0 {
+					t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+				}
+				e.checkAllowed(e.result(out, errs), out, errs)
+			})
+		})
+	}
+}
