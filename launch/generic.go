@@ -16,6 +16,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -91,7 +92,12 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	spec.ScratchHome = scratchHome
-	frozen, err := p.Marshal()
+	// The session directory is readable in the rings: the frozen copy
+	// keeps no password of the upstream proxy (the session's proxies,
+	// in this process, use p's).
+	fp := p.Clone()
+	fp.Sandbox.UpstreamProxy = egress.Redact(fp.Sandbox.UpstreamProxy)
+	frozen, err := fp.Marshal()
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,14 @@ package e2etest
 
 import (
 	"bufio"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,6 +106,30 @@ func probeNet(s probeSpec, f map[string]string) {
 	for _, t := range fields(s.Args["connect"]) {
 		f["connect:"+t] = did(proxyConnect(s.Args["proxy"], t))
 	}
+	// Hex in the probe's own spec (its environment), which must not
+	// count as the secret seen.
+	if sec, _ := hex.DecodeString(s.Args["secret"]); len(sec) > 0 {
+		f["secret_seen"] = seenSecret(string(sec))
+	}
+}
+
+// seenSecret says where in the ring's reach sec appears: the probe's
+// environment or a file of the session directory (the frozen policy),
+// or "no".
+func seenSecret(sec string) string {
+	if b, _ := os.ReadFile("/proc/self/environ"); strings.Contains(string(b), sec) {
+		return "environ"
+	}
+	seen := "no"
+	filepath.WalkDir(os.Getenv("LITE_SANDBOX_SESSION"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), sec) {
+				seen = p
+			}
+		}
+		return nil
+	})
+	return seen
 }
 
 func fields(v string) []string { return strings.Fields(v) }
@@ -257,4 +286,70 @@ func TestRingNetAgents(t *testing.T) {
 			})
 		})
 	}
+}
+
+// startUpstream is the user's own proxy: it records the credentials of
+// each CONNECT and opens a tunnel to nowhere that greets with a banner.
+func startUpstream(t *testing.T) (addr string, auth chan string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	auth = make(chan string, 16)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				req, err := http.ReadRequest(bufio.NewReader(c))
+				if err != nil {
+					return
+				}
+				auth <- req.Method + " " + req.Host + " " + req.Header.Get("Proxy-Authorization")
+				fmt.Fprintf(c, "HTTP/1.1 200 Connection established\r\n\r\nHOST-SERVER-upstream\n")
+			}()
+		}
+	}()
+	return l.Addr().String(), auth
+}
+
+// TestRingNetUpstream: the user's own proxy (the launcher's HTTPS_PROXY,
+// or sandbox.upstream_proxy) is the upstream of the agent's proxy, with
+// its credentials, which nothing in the ring can read: not the
+// environment, not the session's frozen policy (#27). The control: the
+// upstream does get them, for a host of agent.allow_domains.
+func TestRingNetUpstream(t *testing.T) {
+	t.Parallel()
+	const secret = "pw-7c1e0b"
+	target := "93.184.215.14:443" // a public address: dialled through the upstream
+	users(t, func(t *testing.T, e *env) {
+		up, auth := startUpstream(t)
+		cfg := e.abs("~/.config/lite-sandbox/config.toml")
+		for _, how := range []string{"env", "config"} {
+			conf := "[agent]\nallow_domains = [\"93.184.215.14\"]\n"
+			extra := []string{"LITE_SANDBOX_CONFIG=" + cfg}
+			if how == "env" {
+				extra = append(extra, "HTTPS_PROXY=http://u:"+secret+"@"+up)
+			} else {
+				conf = "[sandbox]\nupstream_proxy = \"http://u:" + secret + "@" + up + "\"\n" + conf
+			}
+			e.write("~/.config/lite-sandbox/config.toml", conf)
+			f := e.runProbe("net", true, map[string]string{"proxy": "127.0.0.1:3128", "connect": target, "secret": hex.EncodeToString([]byte(secret))}, extra...)
+			expect(t, how, f, map[string]string{"connect:" + target: "yes", "secret_seen": "no"})
+			want := "CONNECT " + target + " Basic " + base64.StdEncoding.EncodeToString([]byte("u:"+secret))
+			select {
+			case got := <-auth:
+				if got != want {
+					t.Errorf("%s: the upstream got %q, want %q", how, got, want)
+				}
+			default:
+				t.Errorf("%s: the upstream heard nothing (findings %v)", how, f)
+			}
+		}
+	})
 }
