@@ -33,3 +33,26 @@ func ConfigEnv(re *regexp.Regexp, files ...string) []string {
 	}
 	return out
 }
+
+// ConfigURLs returns the URLs that the files name through re (its first
+// group), for an agent's Providers: the base URL of each provider the
+// user configured. A value that is not an absolute http(s) URL (a
+// "$VAR" Crush expands) is skipped.
+func ConfigURLs(re *regexp.Regexp, files ...string) []string {
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			if u := string(m[1]); httpURL.MatchString(u) {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// httpURL is an absolute http(s) URL with a literal host.
+var httpURL = regexp.MustCompile(`^https?://[A-Za-z0-9.\-\[\]:]+(/|$)`)

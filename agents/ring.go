@@ -48,6 +48,14 @@ type State struct {
 	// sandbox.secret_env matches them (everything else secret_env
 	// matches is dropped from the ring, as from commands).
 	LoginEnv []string
+	// Providers are the endpoints the agent reaches its model and its
+	// login at (URLs, or bare host names for https): the agent ring's
+	// proxy lets the agent reach these and agent.allow_domains, nothing
+	// else (docs/ring.md "The network"). Taken from the launcher's
+	// environment (ANTHROPIC_BASE_URL), the user's own configuration
+	// (Codex's base_url, Pi's and Crush's providers) and the agent's
+	// default hosts; never from a project's files.
+	Providers []string
 	// CreateDirs are directories of Write that launch makes (mode 0700)
 	// before the ring starts when they are missing: the agent cannot
 	// create them itself (a new name would land in the scratch).

@@ -26,7 +26,7 @@ type Confinement struct {
 func execLine(c Confinement) string {
 	var prog string
 	if c.Ring {
-		prog = "the program itself runs in the agent ring (it sees the system, the workspace and what agent.read grants, writes only the workspace), where every shell (sh, bash, ...) and git is the shim; the commands it runs through a shell go through the shim"
+		prog = "the program itself runs in the agent ring (it sees the system, the workspace and what agent.read grants, writes only the workspace, and reaches only the hosts of agent.allow_domains and agent.host_ports, through its own proxy), where every shell (sh, bash, ...) and git is the shim; the commands it runs through a shell go through the shim"
 	} else {
 		prog = "the program itself runs on the host with your rights, and a shell you type into there is the host's (it sees your real home); only the commands it runs through $SHELL go through the shim"
 	}
@@ -68,6 +68,7 @@ func RingLines(scoped bool, sandboxed bool) []string {
 	return []string{
 		"agent ring: the agent and all it starts run in their own PID and IPC namespaces with a fresh /proc and /dev, no_new_privs, the commands' seccomp filter, " + ll,
 		"agent ring: sees the system, the workspace, its own state, git identity, tools, caches and agent.read; writes the workspace and its own data only; every shell and git is the shim",
-		"agent ring: not covered: the agent's own network (it reaches its model and any host it names); host Unix sockets, SSH_AUTH_SOCK, TMUX, DBUS_SESSION_BUS_ADDRESS and the display are absent (grant with agent.read / agent.env)",
+		"agent ring: network: loopback only; out only through the agent's own proxy, to its provider hosts and agent.allow_domains (separate from the commands' list), agent.host_ports forwarded from the host's loopback; no host service, LAN, metadata address or DNS",
+		"agent ring: host Unix sockets, SSH_AUTH_SOCK, TMUX, DBUS_SESSION_BUS_ADDRESS and the display are absent (grant with agent.read / agent.env)",
 	}
 }

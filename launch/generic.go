@@ -91,6 +91,9 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	spec.ScratchHome = scratchHome
+	// The session directory is readable in the rings: Marshal keeps no
+	// password of the upstream proxy (the session's proxies, in this
+	// process, use p's).
 	frozen, err := p.Marshal()
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ package launch
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
@@ -49,11 +50,34 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 	}
 	// Also when Prepare or Start fails, or the copy-back panics.
 	defer restore()
+	// The ring's one way out: the agent's own proxy (#27).
+	upstream, err := o.Policy.Upstream(func(k string) string { return getenvIn(env, k) })
+	if err != nil {
+		return -1, err
+	}
+	n := ring.AgentNet(in)
+	sock, stopNet, err := n.Serve(info.Dir, upstream, func(err error) {
+		esc.Fprintf(o.Stderr, "lite-sandbox: warning: the agent's egress log: %v\n", err)
+	})
+	if err != nil {
+		return -1, err
+	}
+	defer stopNet()
 	argv, done, err := ring.Prepare(b, in, plan.Argv, o.Stderr)
 	if err != nil {
 		return -1, err
 	}
-	status, err := Start(withRing(ctx), ring.Env(in, env), argv, o.Stdin, o.Stdout, o.Stderr)
+	status, err := Start(withRing(ctx), n.Env(ring.Env(in, env), sock), argv, o.Stdin, o.Stdout, o.Stderr)
 	done(restore)
 	return status, err
+}
+
+// getenvIn reads k from env (the last entry wins).
+func getenvIn(env []string, k string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if n, v, ok := strings.Cut(env[i], "="); ok && n == k {
+			return v
+		}
+	}
+	return ""
 }

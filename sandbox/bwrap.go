@@ -57,14 +57,17 @@ func BwrapArgs(mounts []Mount, s Spec, argv []string) []string {
 // its own (no host SysV IPC), a UTS namespace of its own (the host's name
 // stays, but a change to it stays inside: class 52, beside the read-only
 // /proc/sys), every capability dropped, and the ring
-// dies with its parent. The network stays the agent's (it must reach
-// its model); host abstract sockets are cut by the Landlock scope of
-// the confine step. The session and the controlling terminal are the
+// dies with its parent. A network namespace of its own with loopback
+// only (#27): nothing of the host's network (its loopback services, its
+// addresses, the LAN, the metadata address, DNS) is reachable, nor are
+// the host's abstract sockets; the one way out is the agent's proxy
+// socket, bridged by the confine step (docs/ring.md "The network").
+// The session and the controlling terminal are the
 // launcher's business (a pty of the agent's own, or none: see
 // docs/security-model.md §6). The working directory is left to bwrap,
 // which keeps the launcher's.
 func RingBwrapArgs(mounts []Mount, argv []string) []string {
-	args := []string{"--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL"}
+	args := []string{"--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--cap-drop", "ALL"}
 	for _, m := range mounts {
 		args = append(args, bwrapMountArgs(m)...)
 	}

@@ -57,6 +57,11 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 			return exit.Failed, true
 		}
 		return 0, true
+	case len(args) == 4 && args[1] == egress.ForwardCommand:
+		// agent.host_ports: the granted host ports inside the ring.
+		err := egress.ServeForward(args[2], args[3])
+		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return exit.Sandbox, true
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		// Under a shell's name (as agents run it through SHELL, and every
 		// shell is in the agent ring), git's, or the shim binary's own.

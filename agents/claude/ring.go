@@ -106,6 +106,7 @@ func (Agent) State(s agents.Session) agents.State {
 		},
 		Credentials: []string{filepath.Join(dir, ".credentials.json")},
 		LoginEnv:    []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR"},
+		Providers:   providers(s),
 		CreateDirs:  []string{dir},
 		CreateJSON:  []string{glob},
 		Guard:       []agents.GuardedFile{{Path: glob, Data: globalData}},
@@ -119,4 +120,18 @@ func (Agent) State(s agents.Session) agents.State {
 	}
 	st.Keep = keep
 	return st
+}
+
+// defaultHosts are what Claude Code reaches without ANTHROPIC_BASE_URL:
+// the API, its OAuth login (console and claude.ai) and its feature flags.
+var defaultHosts = []string{"api.anthropic.com", "console.anthropic.com", "claude.ai", "platform.claude.com", "statsig.anthropic.com"}
+
+// providers are the hosts of the agent ring's proxy (docs/ring.md "The
+// network"): the launcher's ANTHROPIC_BASE_URL when set, else
+// Anthropic's own.
+func providers(s agents.Session) []string {
+	if u := s.Getenv("ANTHROPIC_BASE_URL"); u != "" {
+		return []string{u}
+	}
+	return defaultHosts
 }

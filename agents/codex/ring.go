@@ -61,6 +61,18 @@ var argEnvKey = regexp.MustCompile(`(?:^|[.{,\s])env_key\s*=\s*["']?([A-Za-z_][A
 // arguments; the value stays in the launcher's environment.
 func argsEnv(args []string) []string {
 	var out []string
+	for _, v := range configArgs(args) {
+		for _, m := range argEnvKey.FindAllStringSubmatch(v, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// configArgs are the values of the -c/--config overrides in args, up to
+// a "--".
+func configArgs(args []string) []string {
+	var out []string
 	for i := 0; i < len(args); i++ {
 		a, v := args[i], ""
 		switch {
@@ -76,9 +88,7 @@ func argsEnv(args []string) []string {
 		default:
 			continue
 		}
-		for _, m := range argEnvKey.FindAllStringSubmatch(v, -1) {
-			out = append(out, m[1])
-		}
+		out = append(out, v)
 	}
 	return out
 }
@@ -96,6 +106,7 @@ func (Agent) State(s agents.Session) agents.State {
 		LoginEnv: append([]string{"OPENAI_*", "CODEX_*"},
 			append(agents.ConfigEnv(envKey, filepath.Join(h, "config.toml"), "/etc/codex/config.toml"), argsEnv(s.Args)...)...),
 		CreateDirs: []string{h},
+		Providers:  providers(s, h),
 		// Codex reinstalls its own skills at every start and makes a
 		// lock directory for its thread writer (0.171.0, measured):
 		// dropped with the scratch, without a line (#31).
@@ -107,4 +118,30 @@ func (Agent) State(s agents.Session) agents.State {
 	}
 	st.Keep = keep
 	return st
+}
+
+// baseURL finds a provider's base_url in config.toml, argBaseURL one in
+// a -c/--config override (a dotted key or an inline table).
+var (
+	baseURL    = regexp.MustCompile(`(?m)^\s*(?:model_providers\.[A-Za-z0-9_-]+\.)?base_url\s*=\s*["']([^"']+)["']`)
+	argBaseURL = regexp.MustCompile(`(?:^|[.{,\s])base_url\s*=\s*["']?([^"',}\s]+)`)
+)
+
+// defaultHosts are OpenAI's API and the ChatGPT login and backend.
+var defaultHosts = []string{"api.openai.com", "chatgpt.com", "auth.openai.com"}
+
+// providers are the hosts of the agent ring's proxy (docs/ring.md "The
+// network"): every base_url of the user's config.toml, the system's and
+// the command line's, OPENAI_BASE_URL, and OpenAI's own hosts.
+func providers(s agents.Session, home string) []string {
+	out := agents.ConfigURLs(baseURL, filepath.Join(home, "config.toml"), "/etc/codex/config.toml")
+	for _, v := range configArgs(s.Args) {
+		for _, m := range argBaseURL.FindAllStringSubmatch(v, -1) {
+			out = append(out, m[1])
+		}
+	}
+	if u := s.Getenv("OPENAI_BASE_URL"); u != "" {
+		out = append(out, u)
+	}
+	return append(out, defaultHosts...)
 }

@@ -4,6 +4,8 @@
 package codex
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -73,5 +75,28 @@ func TestStateScratch(t *testing.T) {
 				t.Errorf("%q is both quiet scratch and kept", s)
 			}
 		}
+	}
+}
+
+// TestProviders (#27): the agent ring's proxy lets Codex reach every
+// base_url of the user's config.toml and -c overrides, OPENAI_BASE_URL
+// and OpenAI's own hosts.
+func TestProviders(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := "model_provider = \"mock\"\n[model_providers.mock]\nbase_url = \"http://127.0.0.1:9999/v1\"\n[model_providers.other]\n  base_url='https://gw.example.com/v1'\n"
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := agentstest.RingSession(map[string]string{"CODEX_HOME": dir, "OPENAI_BASE_URL": "https://proxy.example/v1"})
+	s.Args = []string{"-c", `model_providers.x={name="x", base_url="http://10.0.0.5:8000/v1"}`, "--", "-c", "model_providers.y.base_url=http://late.example"}
+	got := New().State(s).Providers
+	for _, want := range []string{"http://127.0.0.1:9999/v1", "https://gw.example.com/v1", "http://10.0.0.5:8000/v1", "https://proxy.example/v1", "api.openai.com", "chatgpt.com"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("providers %v lack %s", got, want)
+		}
+	}
+	if slices.Contains(got, "http://late.example") {
+		t.Errorf("an argument after -- counted: %v", got)
 	}
 }

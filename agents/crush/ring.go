@@ -52,8 +52,19 @@ func (Agent) State(s agents.Session) agents.State {
 		},
 	}
 	st.LoginEnv = append(st.LoginEnv, login...)
+	st.Providers = append(agents.ConfigURLs(crushBaseURL, filepath.Join(conf, "crush.json"), filepath.Join(data, "crush.json")), defaultHosts...)
 	return st
 }
 
 // dollarVar finds "$NAME" values in crush.json (a provider's api_key).
 var dollarVar = regexp.MustCompile(`"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"`)
+
+// crushBaseURL finds a provider's base_url in crush.json.
+var crushBaseURL = regexp.MustCompile(`"base_url"\s*:\s*"([^"]+)"`)
+
+// defaultHosts are the APIs of Crush's built-in providers and its
+// provider list (catwalk), for the agent ring's proxy (docs/ring.md
+// "The network"); a provider of crush.json adds its base_url. Only the
+// user's own crush.json counts, never a project's.
+var defaultHosts = []string{"catwalk.charm.sh", "api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com",
+	"api.groq.com", "api.x.ai", "openrouter.ai"}

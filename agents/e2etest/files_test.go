@@ -271,8 +271,10 @@ func TestClaudeFileHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	// launch exec knows no agent, so nothing of the environment's
-	// secrets reaches the program unless the user keeps it (#17).
-	e.write("~/.config/lite-sandbox/config.toml", "[agent]\nenv = [\"ANTHROPIC_*\"]\n")
+	// secrets reaches the program unless the user keeps it (#17), and
+	// no provider host either: the mock's host port is granted (#27).
+	e.write("~/.config/lite-sandbox/config.toml", "[agent]\nenv = [\"ANTHROPIC_*\"]\nhost_ports = ["+
+		e.mock.URL[strings.LastIndex(e.mock.URL, ":")+1:]+"]\n")
 	env := append(claudeEnv(e), "LITE_SANDBOX_CONFIG="+e.abs("~/.config/lite-sandbox/config.toml"))
 	out, errs, _ := e.launch("exec", env, filepath.Join(bin, "claude"), "--settings", string(settings),
 		"-p", "work on the files", "--output-format", "json", "--dangerously-skip-permissions")

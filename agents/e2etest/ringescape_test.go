@@ -65,6 +65,8 @@ func escapeProbe(raw string) int {
 		probeNames(s, f)
 	case "run":
 		probeRun(s, f)
+	case "net":
+		probeNet(s, f)
 	}
 	b, _ := json.Marshal(f)
 	if err := os.WriteFile(s.Out, b, 0o644); err != nil {

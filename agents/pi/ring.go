@@ -39,6 +39,7 @@ func (Agent) State(s agents.Session) agents.State {
 		LoginEnv: append([]string{"ANTHROPIC_*", "OPENAI_*", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY",
 			"XAI_API_KEY", "OPENROUTER_API_KEY", "MISTRAL_API_KEY", "CEREBRAS_API_KEY", "AZURE_OPENAI_*", "PI_*"},
 			agents.ConfigEnv(apiKey, filepath.Join(user, "models.json"))...),
+		Providers: append(agents.ConfigURLs(piBaseURL, filepath.Join(user, "models.json")), defaultHosts...),
 	}
 	for _, n := range userState {
 		if n == "auth.json" {
@@ -48,3 +49,13 @@ func (Agent) State(s agents.Session) agents.State {
 	st.Keep = []agents.KeptFile{{Name: "auth.json", Merge: mergeAuth}}
 	return st
 }
+
+// piBaseURL finds a provider's baseUrl in models.json.
+var piBaseURL = regexp.MustCompile(`"baseUrl"\s*:\s*"([^"]+)"`)
+
+// defaultHosts are the APIs of the providers Pi logs in to by itself
+// (its built-in list), for the agent ring's proxy (docs/ring.md "The
+// network"); a provider of models.json adds its baseUrl.
+var defaultHosts = []string{"api.anthropic.com", "console.anthropic.com", "api.openai.com", "chatgpt.com", "auth.openai.com",
+	"generativelanguage.googleapis.com", "api.groq.com", "api.x.ai", "openrouter.ai", "api.mistral.ai", "api.cerebras.ai",
+	"api.githubcopilot.com", "github.com"}

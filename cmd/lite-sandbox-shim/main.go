@@ -54,6 +54,9 @@ func run(args []string, t0 time.Time) int {
 			return exit.Failed
 		}
 		return 0
+	case confine.IsCommand(args):
+		// With a proxy socket (the agent ring's network, #27): the
+		// bridge is lite-sandbox's, below.
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		if dir := forward.Session(); dir != "" {
 			return forward.Run(dir, args, os.Stderr, t0)

@@ -351,7 +351,8 @@ func Print(w io.Writer, in Input) error {
 	if err != nil {
 		return fmt.Errorf("dry run: %w", err)
 	}
-	fmt.Fprintf(&b, "ring (bubblewrap: own PID and IPC namespaces, fresh /proc and /dev, no_new_privs, seccomp, Landlock scopes; nothing of the host but these mounts; the network is the agent's own):\n")
+	fmt.Fprintf(&b, "ring (bubblewrap: own PID, IPC and network namespaces, fresh /proc and /dev, no_new_privs, seccomp, Landlock scopes; nothing of the host but these mounts):\n")
+	fmt.Fprintf(&b, "  %s\n", AgentNet(in).Line())
 	for _, m := range ms {
 		fmt.Fprintf(&b, "  %s\n", m)
 	}

@@ -24,8 +24,12 @@ import (
 // variable it returns env unchanged. The bridge dies with the sandbox:
 // bwrap's PID namespace ends when the command does.
 func StartBridge(exe string, env []string) ([]string, error) {
-	sock := ""
+	sock, fwd := "", ""
 	rest := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		if v, ok := strings.CutPrefix(kv, EnvForward+"="); ok {
+			fwd = v
+			return true
+		}
 		v, ok := strings.CutPrefix(kv, EnvSocket+"=")
 		if ok {
 			sock = v
@@ -33,7 +37,11 @@ func StartBridge(exe string, env []string) ([]string, error) {
 		return ok
 	})
 	if sock == "" {
-		return env, nil
+		return rest, nil
+	}
+	ports, err := ParsePorts(fwd)
+	if err != nil {
+		return nil, fmt.Errorf("egress bridge: %w", err)
 	}
 	var files []*os.File
 	defer func() {
@@ -64,6 +72,11 @@ func StartBridge(exe string, env []string) ([]string, error) {
 		return nil, fmt.Errorf("egress bridge: %w", err)
 	}
 	go cmd.Wait() // never reached: this process execs the command next
+	if len(ports) > 0 {
+		if err := startForward(exe, sock, ports); err != nil {
+			return nil, err
+		}
+	}
 	return rest, nil
 }
 

@@ -21,6 +21,11 @@ func StartBridge(exe string, env []string) ([]string, error) {
 	return env, nil
 }
 
+// ServeForward is Linux-only.
+func ServeForward(sock, count string) error {
+	return errors.New("egress forward: the agent ring needs Linux")
+}
+
 // ServeBridge is Linux-only.
 func ServeBridge(sock string) error {
 	return errors.New("egress bridge: network = \"allow\" needs Linux")

@@ -72,6 +72,11 @@ type Proxy struct {
 	// presence connection, presence.go); down is reported after a grace
 	// period, so a restart in progress is not reported.
 	OnBridge func(up bool)
+	// LocalDirect, when set, dials a target whose every vetted address
+	// is named by allow_addresses directly, not through Upstream: the
+	// agent ring's provider on this host or its network and its
+	// forwarded host ports, which a corporate proxy cannot reach.
+	LocalDirect bool
 
 	bridgeMu    sync.Mutex
 	bridges     int
@@ -265,7 +270,7 @@ func (p *Proxy) dialChecked(ctx context.Context, hostport, via string) (net.Conn
 		p.record(d)
 		return nil, ref
 	}
-	c, addr, err := p.dial(ctx, name, addrs, uint16(port))
+	c, addr, err := p.dial(ctx, name, addrs, uint16(port), p.LocalDirect && p.allNamed(addrs, uint16(port)))
 	d.Addr = addr
 	if err != nil {
 		d.Result, d.Reason = ResultFailed, "dial failed: "+err.Error()
@@ -284,8 +289,8 @@ func (p *Proxy) dialChecked(ctx context.Context, hostport, via string) (net.Conn
 // dial connects to the first vetted address that answers, or, with an
 // upstream proxy, tunnels to name through it (name resolved upstream
 // when it did not resolve here; addrs then is empty).
-func (p *Proxy) dial(ctx context.Context, name string, addrs []netip.Addr, port uint16) (net.Conn, string, error) {
-	if p.Upstream != nil {
+func (p *Proxy) dial(ctx context.Context, name string, addrs []netip.Addr, port uint16, direct bool) (net.Conn, string, error) {
+	if p.Upstream != nil && !direct {
 		c, err := p.Upstream.connect(ctx, HostPort(name, port), p.DialTimeout)
 		return c, "upstream " + p.Upstream.addr, err
 	}
@@ -301,6 +306,16 @@ func (p *Proxy) dial(ctx context.Context, name string, addrs []netip.Addr, port 
 		last = err
 	}
 	return nil, tried, last
+}
+
+// allNamed reports whether addrs are some, each named by allow_addresses.
+func (p *Proxy) allNamed(addrs []netip.Addr, port uint16) bool {
+	for _, a := range addrs {
+		if !p.Rules.addrAllowed(a, port) {
+			return false
+		}
+	}
+	return len(addrs) > 0
 }
 
 func (p *Proxy) record(d Decision) {

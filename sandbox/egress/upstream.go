@@ -111,9 +111,19 @@ func (u *Upstream) connect(ctx context.Context, target string, timeout time.Dura
 	return c, nil
 }
 
-// RedactProxy is a proxy URL without its password: what may be written
-// where a sandbox can read it, or printed.
-func RedactProxy(v string) string { return redact(v) }
+// Redact is v without the password of its user information: what the
+// session's frozen policy (readable in the rings) keeps of
+// sandbox.upstream_proxy; the launcher's proxies use the real one
+// (#27).
+func Redact(v string) string {
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.User(u.User.Username())
+			return u.String()
+		}
+	}
+	return v
+}
 
 // redact drops a password from a proxy URL for an error message.
 func redact(v string) string {

@@ -163,3 +163,20 @@ func TestUpstreamFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestRedact: the frozen policy keeps the upstream proxy without its
+// password (#27).
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"http://u:pw@corp:8080": "http://u@corp:8080",
+		"http://u@corp:8080":    "http://u@corp:8080",
+		"http://corp:8080":      "http://corp:8080",
+		"none":                  "none",
+		"":                      "",
+	} {
+		if got := egress.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -181,9 +181,11 @@ type layer struct {
 		DenyEnv  []string `toml:"deny_env"`
 	} `toml:"shell"`
 	Agent struct {
-		Write []string `toml:"write"`
-		Read  []string `toml:"read"`
-		Env   []string `toml:"env"`
+		Write        []string `toml:"write"`
+		Read         []string `toml:"read"`
+		Env          []string `toml:"env"`
+		AllowDomains []string `toml:"allow_domains"`
+		HostPorts    []int    `toml:"host_ports"`
 	} `toml:"agent"`
 	Rules []Rule `toml:"rule"`
 }
@@ -441,7 +443,7 @@ func lastKey(k string) string {
 func (p *Policy) Marshal() ([]byte, error) {
 	if p.Sandbox.UpstreamProxy != "" && p.Sandbox.UpstreamProxy != UpstreamNone {
 		q := *p
-		q.Sandbox.UpstreamProxy = egress.RedactProxy(p.Sandbox.UpstreamProxy)
+		q.Sandbox.UpstreamProxy = egress.Redact(p.Sandbox.UpstreamProxy)
 		p = &q
 	}
 	var b bytes.Buffer

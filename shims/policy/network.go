@@ -109,17 +109,30 @@ func (p *Policy) EgressProxy(getenv func(string) string) (*egress.Proxy, error) 
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	px := egress.New(rules)
-	switch sb.UpstreamProxy {
+	if px.Upstream, err = p.Upstream(getenv); err != nil {
+		return nil, err
+	}
+	return px, nil
+}
+
+// Upstream is the proxy every allowed connection of the session's
+// proxies (the commands' and the agent ring's) chains to: the policy's
+// sandbox.upstream_proxy, else the launcher's own HTTPS_PROXY (getenv
+// reads the host side's environment, never a sandbox's); nil for none.
+func (p *Policy) Upstream(getenv func(string) string) (*egress.Upstream, error) {
+	var u *egress.Upstream
+	var err error
+	switch p.Sandbox.UpstreamProxy {
 	case UpstreamNone:
 	case "":
-		px.Upstream, err = egress.UpstreamFromEnv(getenv)
+		u, err = egress.UpstreamFromEnv(getenv)
 	default:
-		px.Upstream, err = egress.ParseUpstream(sb.UpstreamProxy)
+		u, err = egress.ParseUpstream(p.Sandbox.UpstreamProxy)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("policy: sandbox.upstream_proxy: %w", err)
 	}
-	return px, nil
+	return u, nil
 }
 
 // AllowDomainsFlag adds names given on the command line (--allow-domain),

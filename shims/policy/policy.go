@@ -83,6 +83,16 @@ type Agent struct {
 	// (SSH_AUTH_SOCK, DISPLAY, a token an MCP server needs). Only the
 	// user's file may set it.
 	Env []string `toml:"env"`
+	// AllowDomains are names (the patterns of sandbox.allow_domains)
+	// the agent itself may reach through its own proxy, besides its
+	// provider hosts (docs/ring.md "The network"). They never widen
+	// what commands reach. Only the user's file may set it.
+	AllowDomains []string `toml:"allow_domains"`
+	// HostPorts are ports of the host's loopback forwarded into the
+	// ring (a local model server, an MCP server over HTTP): each is
+	// reachable at 127.0.0.1:PORT inside; no other host service is.
+	// Only the user's file may set it.
+	HostPorts []int `toml:"host_ports"`
 }
 
 // Shell holds the validator's structural settings: what it does with
@@ -262,6 +272,8 @@ func (p *Policy) Clone() *Policy {
 	c.Agent.Write = slices.Clone(p.Agent.Write)
 	c.Agent.Read = slices.Clone(p.Agent.Read)
 	c.Agent.Env = slices.Clone(p.Agent.Env)
+	c.Agent.AllowDomains = slices.Clone(p.Agent.AllowDomains)
+	c.Agent.HostPorts = slices.Clone(p.Agent.HostPorts)
 	c.Sources = slices.Clone(p.Sources)
 	c.Rules = make([]Rule, len(p.Rules))
 	for i, r := range p.Rules {
