@@ -20,7 +20,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -243,23 +242,11 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// point as a per-command sandbox; every command inherits it.
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
 	}
-	// Git's events of each command, read by the judge after it (issue
-	// #31: a configuration write refused inside a program is explained).
-	events, everr := sandbox.MakeSessionGitEvents(s.Dir)
-	if everr == nil {
-		spec.GitEvents = events
-	}
-	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
+	argv, release, err := prepareWithGitEvents(o.Backend, spec, s.Dir, append([]string{wexe}, args...))
 	if err != nil {
-		if everr == nil {
-			os.RemoveAll(events)
-		}
 		return fmt.Errorf("session: %w", err)
 	}
-	s.argv, s.release = prep.Args, prep.Done
-	if everr == nil {
-		s.release = func() { prep.Done(); os.RemoveAll(events) }
-	}
+	s.argv, s.release = argv, release
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
