@@ -200,7 +200,7 @@ func seedGit(t *testing.T, dir string, args ...string) string {
 // status.
 func (e *env) bareRun(t *testing.T, dir string, vars []string, script string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", script)
 	cmd.Dir, cmd.Env = dir, append(append([]string{}, e.vars...), vars...)
