@@ -122,7 +122,7 @@ func (c Context) gitEventLine(file string, argv []string) string {
 		what = `"` + quoteArgv(argv) + `", run by this command,`
 	}
 	if c.Home != "" && file == filepath.Join(c.Home, ".gitconfig") {
-		return "lite-sandbox: " + what + " could not write ~/.gitconfig, a read-only copy of the user's git settings in the sandbox: the setting is not in effect (if it is wanted, the user runs it on the host with git config --global)"
+		return "lite-sandbox: ~/.gitconfig (the user's git settings: identity, aliases, hooks; no credentials) is read-only in the sandbox: " + what + " could not save its setting there; commits keep the user's identity; a setting is changed on the host, with git config --global"
 	}
 	for _, p := range c.Protect {
 		if sandbox.Within(file, p) {

@@ -33,7 +33,7 @@ func TestGitEventLines(t *testing.T) {
 			start("A", `["git","submodule","update","--init"]`) + start("A/B", `["git","submodule--helper","update","--init","--"]`) + busy("A/B", "/w/.git/config") + busy("A/B", "/w/.git/config"),
 			[]string{`"git submodule update --init", run by this command`}},
 		{"quoted argv", start("A", `["git","config","alias.x","!echo hi"]`) + busy("A", "/w/.git/config"), []string{`"git config alias.x '!echo hi'"`}},
-		{"global copy", start("A", `["git","config","--global","user.name","x"]`) + lock, []string{"could not write ~/.gitconfig, a read-only copy"}},
+		{"global copy", start("A", `["git","config","--global","user.name","x"]`) + lock, []string{"lite-sandbox: ~/.gitconfig (the user's git settings", `"git config --global user.name x", run by this command, could not save its setting there`}},
 		{"no start event", busy("Z", "/w/.git/config"), []string{"a git command run by this command could not write .git/config"}},
 		{"unprotected file", start("A", `["git","config","-f","x","a.b","c"]`) + busy("A", "/w/x"), nil},
 		{"other error", start("A", `["git","status"]`) + `{"event":"error","sid":"A","msg":"not a git repository","fmt":"not a git repository"}` + "\n", nil},
@@ -59,5 +59,22 @@ func TestGitEventLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIsGitConfigLine: the command line's lines for git's configuration
+// are the ones git's record replaces; others stay.
+func TestIsGitConfigLine(t *testing.T) {
+	t.Parallel()
+	c := Context{Workspace: "/w", Cwd: "/w", Home: "/home/u", Protect: []string{"/w/.git/config"}}
+	for cmd, want := range map[string]bool{
+		"git config a.b c":                true,
+		"git config --global user.name x": true,
+		"touch /etc/x":                    false,
+	} {
+		ls := Lines(cmd, c)
+		if len(ls) == 0 || IsGitConfigLine(ls[0]) != want {
+			t.Errorf("%s: lines %q, want replaced %v", cmd, ls, want)
+		}
 	}
 }
