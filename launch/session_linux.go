@@ -20,7 +20,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -244,11 +243,11 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
 		s.serveGoCache(&spec, wexe) // serves __gocacheprog (a test's worker may not)
 	}
-	prep, err := sandbox.Prepare(o.Backend, spec, append([]string{wexe}, args...))
+	prep, dropEvents, err := prepareWithGitEvents(o.Backend, spec, s.Dir, append([]string{wexe}, args...))
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	s.argv, s.release = prep.Args, func() { prep.Done(); reportQuarantined(os.Stderr, prep) }
+	s.argv, s.release = prep.Args, func() { prep.Done(); dropEvents(); reportQuarantined(os.Stderr, prep) }
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}

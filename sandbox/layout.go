@@ -142,6 +142,7 @@ func Layout(s Spec, fsys FS) ([]Mount, error) {
 		return nil, fmt.Errorf("sandbox layout: cache: %w", err)
 	}
 	ms = append(ms, caches...)
+	ms = append(ms, gitEventsMount(s, fsys)...)
 	ms = append(ms, gitHomeMounts(s, fsys, ms)...)
 	ws, err := workspaceMount(s.Workspace, fsys)
 	if err != nil {
@@ -189,7 +190,7 @@ func checkSpec(s Spec) error {
 		paths []string
 	}{{"system path", s.System}, {"read path", s.Read}, {"write path", s.Write}, {"deny path", s.Deny},
 		{"tool path", s.Tools}, {"cache path", s.Caches}, {"git path", s.Git.paths()},
-		{"git config path", s.GitHome.paths()}} {
+		{"git config path", s.GitHome.paths()}, {"git events path", s.gitEventsPaths()}} {
 		for _, p := range list.paths {
 			if err := checkAbs(list.what, p); err != nil {
 				return fmt.Errorf("sandbox layout: %w", err)

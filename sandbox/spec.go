@@ -81,6 +81,13 @@ type Spec struct {
 	// Cwd is the directory the command starts in. It must lie inside the
 	// workspace or a Read or Write path; [Prepare] checks this.
 	Cwd string
+	// GitEvents is a host directory bound read-write at itself, where
+	// git inside writes its trace2 events (GIT_TRACE2_EVENT, set by the
+	// caller) so that a write of git's configuration refused half-way
+	// by a program the command ran is explained after it (issue #31,
+	// docs/confinement.md "Git"); "" for none. Nothing in it is ever
+	// run or read as configuration by the host.
+	GitEvents string
 	// hostDetected is set by [DetectHost], so that a spec the caller
 	// completed is not read from the disk twice.
 	hostDetected bool

@@ -4,6 +4,7 @@
 package shims
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
@@ -44,7 +45,8 @@ func (s *Shim) explain(status int) {
 	}
 	failed := failedOwn(status)
 	home := runtime.GOOS == "linux" && s.Home != "" && explain.MayReachHome(s.v.command, s.Home)
-	if !failed && !home {
+	events := s.readGitEvents()
+	if !failed && !home && events == nil {
 		// The common case: a command that succeeded and names nothing in
 		// the home. The context below reads the disk (DetectHost), which
 		// the per-command path should not pay for nothing.
@@ -52,7 +54,10 @@ func (s *Shim) explain(status int) {
 	}
 	tag := explain.Tag(explain.LayerSandbox, string(s.Mode), true)
 	c := s.explainContext()
-	var lines []string
+	lines := explain.GitEventLines(bytes.NewReader(events), c)
+	// Git's own record names the command that failed; the reading of the
+	// command line would say the same less precisely.
+	gitKnown := len(lines) > 0
 	if failed {
 		var ls []string
 		if s.trace != nil {
@@ -61,6 +66,9 @@ func (s *Shim) explain(status int) {
 			ls = explain.Lines(s.v.command, c)
 		}
 		for _, l := range ls {
+			if gitKnown && explain.IsGitConfigLine(l) {
+				continue
+			}
 			if !strings.Contains(l, "is in the home directory") || runtime.GOOS != "linux" {
 				lines = append(lines, l)
 			}

@@ -94,6 +94,9 @@ type Shim struct {
 	// trace is what the judging walk read of judged (-c commands), for
 	// the explanations: the command is parsed once (#19).
 	trace *validator.Traced
+	// gitEvents is the file git inside writes its trace2 events to for
+	// this command (gitevents.go), "" for none.
+	gitEvents string
 }
 
 // New compiles the validator of a loaded configuration (see
@@ -242,6 +245,11 @@ func (s *Shim) Exec(argv []string) error {
 		defer stop()
 		spec.Read = append(spec.Read, sock)
 		env = append(env, egress.EnvSocket+"="+sock)
+	}
+	if dir := sandbox.NewGitEvents(); dir != "" {
+		defer os.RemoveAll(dir)
+		spec.GitEvents, s.gitEvents = dir, filepath.Join(dir, "events")
+		env = append(env, sandbox.EnvGitEvents+"="+s.gitEvents)
 	}
 	prep, err := sandbox.Prepare(b, spec, confine.Argv(exe, argv))
 	if err != nil {
@@ -395,9 +403,15 @@ func (s *Shim) execInSession(argv []string) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	s.times.Judged = time.Now()
+	env := s.childEnv(s.environ)
+	if f := sessionGitEvents(s.session.Dir); f != "" {
+		defer os.Remove(f)
+		s.gitEvents = f
+		env = append(env, sandbox.EnvGitEvents+"="+f)
+	}
 	c, err := worker.Start(ctx, s.session.Socket, worker.Request{
 		Argv:  argv,
-		Env:   s.childEnv(s.environ),
+		Env:   env,
 		Dir:   s.Cwd,
 		Token: s.workerToken,
 		Extra: s.extra,

@@ -156,3 +156,10 @@ func (c Context) gitLine(p string) string {
 	}
 	return ""
 }
+
+// IsGitConfigLine reports whether l is the line for a write of git's
+// configuration read from the command line (gitLine), which git's own
+// record (gitevents.go) replaces when there is one.
+func IsGitConfigLine(l string) bool {
+	return l == Context{}.gitLine(gitConfig) || l == Context{}.gitLine(gitGlobal)
+}
