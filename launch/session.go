@@ -106,9 +106,14 @@ type Session struct {
 	// Socket is the worker's socket, Dir/worker.sock.
 	Socket string
 
-	argv    []string // the bwrap command line that runs the worker
-	release func()   // after the sandbox is gone (placeholders); may be nil
-	egress  func()   // stops the egress proxy; may be nil
+	// Notice is a warning line when the session's commands share the
+	// host's network (sandbox.Prepared.Notice), "" otherwise.
+	Notice string
+
+	argv    []string          // the bwrap command line that runs the worker
+	prep    *sandbox.Prepared // starts it (network = "open": with its user-space stack)
+	release func()            // after the sandbox is gone (placeholders); may be nil
+	egress  func()            // stops the egress proxy; may be nil
 	env     []string
 	timeout time.Duration
 

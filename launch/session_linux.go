@@ -247,7 +247,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	s.argv, s.release = prep.Args, prep.Done
+	s.argv, s.release, s.prep, s.Notice = prep.Args, prep.Done, prep, prep.Notice
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
@@ -375,11 +375,18 @@ func (s *Session) startWorker() (*exec.Cmd, chan struct{}, error) {
 	if s.closing {
 		return nil, nil, errClosing
 	}
-	if err := cmd.Start(); err != nil {
+	stopNet, err := s.prep.Start(cmd)
+	if err != nil {
 		return nil, nil, err
 	}
 	s.proc = cmd.Process
-	s.exited = make(chan struct{})
+	exited := make(chan struct{})
+	s.exited = exited
+	go func() {
+		// The worker's user-space stack (network = "open") ends with it.
+		<-exited
+		stopNet()
+	}()
 	return cmd, s.exited, nil
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/netroute"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
@@ -46,6 +47,10 @@ func run(args []string, t0 time.Time) int {
 		code, err := confine.Exec(args[3:], os.Environ())
 		esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
+	case len(args) >= 2 && args[1] == netroute.Command:
+		// network = "open": the routes of an unprivileged sandbox's
+		// namespace (sandbox.Prepared.Start runs it through nsenter).
+		return netroute.Main(args[2:])
 	case len(args) > 0 && forward.IsShimName(args[0]):
 		if dir := forward.Session(); dir != "" {
 			return forward.Run(dir, args, os.Stderr, t0)
