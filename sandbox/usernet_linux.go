@@ -217,26 +217,33 @@ func prohibitIn(netns *os.File, ps []netip.Prefix) error {
 	return <-errc
 }
 
-// prohibitVia adds the routes through our helper command started by
-// nsenter in the owning user namespace: a Go process cannot join a
-// user namespace itself (it has threads).
+// prohibitVia adds the routes through our helper command, started by
+// nsenter in the owning user namespace (a Go process cannot join a user
+// namespace itself: it has threads). nsenter holds every capability
+// there, but our user is not that namespace's root (bwrap maps it to
+// itself), so an execve would drop them: setpriv passes CAP_NET_ADMIN,
+// and only it, to the helper as an ambient capability. No setgroups
+// (--preserve-credentials): bwrap's namespace denies it.
 func (u *userNet) prohibitVia(netns, userns *os.File) error {
-	nsenter, err := exec.LookPath("nsenter")
-	if err != nil {
-		return errors.New("nsenter (util-linux) is needed to configure an unprivileged sandbox's network")
+	var tools [2]string
+	for i, name := range []string{"nsenter", "setpriv"} {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return fmt.Errorf("%s (util-linux) is needed to configure an unprivileged sandbox's network", name)
+		}
+		tools[i] = p
 	}
 	if u.helper == "" {
 		return errors.New("no helper binary for the routes")
 	}
-	// --preserve-credentials: no setgroups (bwrap's user namespace
-	// denies it); our user is the namespace's root already (bwrap maps
-	// it to 0 there), so the helper keeps every capability in it.
-	args := []string{nsenter, "--preserve-credentials", "--user=/proc/self/fd/3", "--net=/proc/self/fd/4", "--", u.helper, netroute.Command}
+	args := []string{tools[0], "--preserve-credentials", "--user=/proc/self/fd/3", "--net=/proc/self/fd/4", "--",
+		tools[1], "--inh-caps=-all,+net_admin", "--ambient-caps=-all,+net_admin", "--bounding-set=-all,+net_admin", "--",
+		u.helper, netroute.Command}
 	for _, p := range u.routes {
 		args = append(args, p.String())
 	}
 	var out bytes.Buffer
-	c := &exec.Cmd{Path: nsenter, Args: args, ExtraFiles: []*os.File{userns, netns}, Stdout: &out, Stderr: &out}
+	c := &exec.Cmd{Path: tools[0], Args: args, ExtraFiles: []*os.File{userns, netns}, Stdout: &out, Stderr: &out}
 	if err := c.Run(); err != nil {
 		return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out.Bytes()))
 	}
