@@ -201,8 +201,10 @@ func (h *hood) enter(e *env) {
 		args = append(append(args, "--", cmd.Path), cmd.Args[1:]...)
 		if cred != nil {
 			unshare, _ := exec.LookPath("unshare")
-			args = append([]string{unshare, "--mount", "--propagation", "private", "--", "sh", "-c",
-				`mount -t tmpfs -o mode=0755 tmpfs /dev/net && mknod -m 0666 /dev/net/tun c 10 200 && exec "$@"`, "sh"}, args...)
+			mount, _ := exec.LookPath("mount")
+			mknod, _ := exec.LookPath("mknod")
+			args = append([]string{unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
+				mount + ` -t tmpfs -o mode=0755 tmpfs /dev/net && ` + mknod + ` -m 0666 /dev/net/tun c 10 200 && exec "$@"`, "sh"}, args...)
 		}
 		cmd.Path, cmd.Args = args[0], args
 		if cmd.SysProcAttr != nil {
@@ -398,4 +400,74 @@ func listenIn(t *testing.T, pid int, addr string) net.Listener {
 	}
 	t.Cleanup(func() { r.l.Close() })
 	return r.l
+}
+
+// TestOpenNetworkWithoutStack (#27): through the real lite-sandbox run,
+// as root and as nobody. slirp4netns missing: the command runs on the
+// host's network, as documented, and a warning line says so (the
+// host's loopback listener is reached: the degrade is real, not
+// silent). slirp4netns failing: the command does not run at all (its
+// marker file is not made) and the error names the stack; control: with
+// the real stack the same command runs and makes its marker.
+func TestOpenNetworkWithoutStack(t *testing.T) {
+	t.Parallel()
+	needBwrap(t)
+	if os.Getuid() != 0 {
+		t.Skip("the unprivileged case needs a /dev/net/tun node of its own, made as root")
+	}
+	real, err := exec.LookPath("slirp4netns")
+	if err != nil {
+		t.Skip("slirp4netns is not installed (scripts/deps installs it)")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go serveLabel(l, "host-loopback")
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	users(t, func(t *testing.T, e *env) {
+		(&hood{host: os.Getpid()}).enter(e)
+		bin := filepath.Join(filepath.Dir(e.ws), "bin")
+		for _, name := range []string{"bwrap", "nsenter", "setpriv"} {
+			p, err := exec.LookPath(name)
+			if err != nil {
+				t.Skipf("%s not found", name)
+			}
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(p, filepath.Join(bin, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.vars = append(e.vars, "PATH="+bin)
+		probe := "/usr/bin/touch ran-$1; exec 3<>/dev/tcp/127.0.0.1/" + port + " && /usr/bin/head -n1 <&3"
+
+		out, errs, code := e.run(nil, "/bin/bash", "-c", probe, "x", "missing")
+		if code != 0 || !strings.Contains(out, "REACHED host-loopback") || !strings.Contains(errs, `warning: network = "open" shares this host's network`) || !strings.Contains(errs, "slirp4netns is not installed") {
+			t.Errorf("slirp4netns missing: want the command on the host's network and a warning: exit %d\n%s\n%s", code, out, errs)
+		}
+
+		mustWrite(t, filepath.Join(bin, "slirp4netns"), "#!/bin/sh\necho fake-stack-failure >&2\nexit 1\n")
+		if err := os.Chmod(filepath.Join(bin, "slirp4netns"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out, errs, code = e.run(nil, "/bin/bash", "-c", probe, "x", "failing")
+		if _, err := os.Stat(filepath.Join(e.ws, "ran-failing")); err == nil || code == 0 || strings.Contains(out, "REACHED") {
+			t.Errorf("slirp4netns failing: the command ran: exit %d\n%s\n%s", code, out, errs)
+		}
+		if !strings.Contains(errs, "slirp4netns did not start: fake-stack-failure") {
+			t.Errorf("slirp4netns failing: no error naming it:\n%s", errs)
+		}
+
+		os.Remove(filepath.Join(bin, "slirp4netns"))
+		if err := os.Symlink(real, filepath.Join(bin, "slirp4netns")); err != nil {
+			t.Fatal(err)
+		}
+		out, errs, code = e.run(nil, "/bin/bash", "-c", probe, "x", "real")
+		if _, err := os.Stat(filepath.Join(e.ws, "ran-real")); err != nil || strings.Contains(out, "REACHED") || strings.Contains(errs, "warning") {
+			t.Errorf("control, the real stack: the command did not run, or reached the host's loopback: exit %d\n%s\n%s", code, out, errs)
+		}
+	})
 }
