@@ -34,6 +34,7 @@ type config struct {
 	concurrent int
 	peers      map[string]string
 	agentsBin  string
+	only       string
 }
 
 func main() {
@@ -47,6 +48,7 @@ func main() {
 	srt := flag.String("srt", "", "Anthropic's sandbox-runtime CLI (default: srt on PATH)")
 	codex := flag.String("codex", "", "the codex CLI (default: codex on PATH)")
 	flag.StringVar(&c.agentsBin, "agents", os.Getenv("LITE_SANDBOX_AGENTS_BIN"), "a directory with the agent CLIs, for the launch timings")
+	flag.StringVar(&c.only, "only", "", "run one row only: usernet (network = open beside host)")
 	flag.Parse()
 	if c.bin == "" || c.noop == "" {
 		fmt.Fprintln(os.Stderr, "benchmark: -bin and -noop are required (use scripts/bench)")
@@ -89,6 +91,9 @@ func run(c config) error {
 	if b.backend, err = sandbox.Detect(); err != nil {
 		return err
 	}
+	if c.only == "usernet" {
+		return userNetBench(c.bin, b.backend, b.small, b.home, c.n)
+	}
 	closeAll, err := b.openSessions(filepath.Join(base, "run"))
 	if err != nil {
 		return err
@@ -116,7 +121,10 @@ func run(c config) error {
 	if err := b.launchTimes(); err != nil {
 		return err
 	}
-	return egressBench(c.bin, b.small, b.home, c.n)
+	if err := egressBench(c.bin, b.small, b.home, c.n); err != nil {
+		return err
+	}
+	return userNetBench(c.bin, b.backend, b.small, b.home, c.n)
 }
 
 func makeWorkspaces(small, large string, nfiles int) error {
