@@ -187,3 +187,10 @@ func metaJSON(meta any) ([]byte, error) {
 	}
 	return append(b, '\n'), nil
 }
+
+// stopAfter calls stop once done is closed: the worker's user-space
+// network stack (network = "open") ends with the worker.
+func stopAfter(done <-chan struct{}, stop func()) {
+	<-done
+	stop()
+}

@@ -379,14 +379,8 @@ func (s *Session) startWorker() (*exec.Cmd, chan struct{}, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s.proc = cmd.Process
-	exited := make(chan struct{})
-	s.exited = exited
-	go func() {
-		// The worker's user-space stack (network = "open") ends with it.
-		<-exited
-		stopNet()
-	}()
+	s.proc, s.exited = cmd.Process, make(chan struct{})
+	go stopAfter(s.exited, stopNet)
 	return cmd, s.exited, nil
 }
 
