@@ -171,12 +171,18 @@ func (u *userNet) startStack(netns, userns *os.File) (stop func(), err error) {
 		readyW.Close()
 		return nil, err
 	}
-	args := []string{u.program, "--configure", "--mtu=65520", "--disable-host-loopback",
+	// The stack parses the sandbox's packets: it confines itself with
+	// seccomp, and as root also in a mount namespace of its own
+	// (--enable-sandbox; in bwrap's user namespace it cannot, having no
+	// uid 0 there).
+	args := []string{u.program, "--configure", "--mtu=65520", "--disable-host-loopback", "--enable-seccomp",
 		"--ready-fd=3", "--exit-fd=4", "--netns-type=path"}
 	files := []*os.File{readyW, exitR, netns}
 	if userns != nil {
 		args = append(args, "--userns-path=/proc/self/fd/6")
 		files = append(files, userns)
+	} else {
+		args = append(args, "--enable-sandbox")
 	}
 	args = append(args, "/proc/self/fd/5", userNetDev)
 	var errBuf bytes.Buffer
