@@ -96,8 +96,10 @@ func childPID(info io.Reader) (int, error) {
 }
 
 // killSandbox kills bwrap's child, which is still blocked before the
-// command (its PID cannot have been reused: it is bwrap's child and
-// bwrap has not been waited for).
+// command. Its PID is free for reuse only once bwrap has reaped it, and
+// bwrap reaps it only on its way out, which the caller's kill of bwrap
+// then finds done; killing bwrap alone is not enough (the child would
+// read the end of file of the block descriptor and run the command).
 func killSandbox(pid int) {
 	if pid > 0 {
 		unix.Kill(pid, unix.SIGKILL)
