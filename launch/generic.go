@@ -130,6 +130,9 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 	if err != nil {
 		return nil, err
 	}
+	if s.Notice != "" {
+		esc.Fprintf(warn, "%s\n", s.Notice)
+	}
 	br.SetSession(filepath.Base(s.Dir))
 	if s.approve, err = approval.Listen(filepath.Dir(s.Dir), filepath.Base(s.Dir), br); err != nil {
 		s.Close()

@@ -106,10 +106,15 @@ type Session struct {
 	// Socket is the worker's socket, Dir/worker.sock.
 	Socket string
 
-	argv    []string // the bwrap command line that runs the worker
-	release func()   // after the sandbox is gone (placeholders); may be nil
-	egress  func()   // stops the egress proxy; may be nil
-	gocache func()   // stops the Go build cache server; may be nil
+	// Notice is a warning line when the session's commands share the
+	// host's network (sandbox.Prepared.Notice), "" otherwise.
+	Notice string
+
+	argv    []string          // the bwrap command line that runs the worker
+	prep    *sandbox.Prepared // starts it (network = "open": with its user-space stack)
+	release func()            // after the sandbox is gone (placeholders); may be nil
+	egress  func()            // stops the egress proxy; may be nil
+	gocache func()            // stops the Go build cache server; may be nil
 	env     []string
 	timeout time.Duration
 
@@ -175,4 +180,11 @@ func metaJSON(meta any) ([]byte, error) {
 		return nil, fmt.Errorf("session metadata: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// stopAfter calls stop once done is closed: the worker's user-space
+// network stack (network = "open") ends with the worker.
+func stopAfter(done <-chan struct{}, stop func()) {
+	<-done
+	stop()
 }

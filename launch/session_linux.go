@@ -247,7 +247,8 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	s.argv, s.release = prep.Args, func() { prep.Done(); dropEvents(); reportQuarantined(os.Stderr, prep) }
+	s.argv, s.prep, s.Notice = prep.Args, prep, prep.Notice
+	s.release = func() { prep.Done(); dropEvents(); reportQuarantined(os.Stderr, prep) }
 	s.env = o.WorkerEnv
 	if s.env == nil {
 		s.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
@@ -375,11 +376,12 @@ func (s *Session) startWorker() (*exec.Cmd, chan struct{}, error) {
 	if s.closing {
 		return nil, nil, errClosing
 	}
-	if err := cmd.Start(); err != nil {
+	stopNet, err := s.prep.Start(cmd)
+	if err != nil {
 		return nil, nil, err
 	}
-	s.proc = cmd.Process
-	s.exited = make(chan struct{})
+	s.proc, s.exited = cmd.Process, make(chan struct{})
+	go stopAfter(s.exited, stopNet)
 	return cmd, s.exited, nil
 }
 

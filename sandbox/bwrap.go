@@ -30,13 +30,14 @@ var bwrapNamespaceArgs = []string{
 // working directory, "--" and argv. The environment is passed through
 // unchanged; bwrap sets nothing new.
 //
-// The network is shared only when s.Network is exactly
-// NetworkOpen; anything else unshares it, leaving loopback only
+// The network is shared only when s.Network is exactly NetworkHost, or
+// NetworkOpen without a user-space stack (s.UserNet ""); anything else
+// unshares it, leaving loopback only until the stack connects it
 // (escape classes 19, 20 and 28).
 func BwrapArgs(mounts []Mount, s Spec, argv []string) []string {
 	args := make([]string, 0, len(bwrapNamespaceArgs)+3*len(mounts)+4+len(argv))
 	args = append(args, bwrapNamespaceArgs...)
-	if s.Network != NetworkOpen {
+	if !sharesHostNetwork(s) {
 		args = append(args, "--unshare-net")
 	}
 	for _, m := range mounts {
@@ -48,6 +49,12 @@ func BwrapArgs(mounts []Mount, s Spec, argv []string) []string {
 	}
 	args = append(args, "--chdir", cwd, "--")
 	return append(args, argv...)
+}
+
+// sharesHostNetwork says whether the sandbox of s is in the host's
+// network namespace.
+func sharesHostNetwork(s Spec) bool {
+	return s.Network == NetworkHost || (s.Network == NetworkOpen && s.UserNet == "")
 }
 
 // RingBwrapArgs returns the bwrap command line of the ring, without the

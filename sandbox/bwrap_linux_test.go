@@ -269,9 +269,12 @@ func bwrapNetworkOff(t *testing.T, b sandbox.Backend, home, ws string, base sand
 		t.Logf("host has only loopback (%v); open-network control skipped", err)
 		return
 	}
-	r = run(t, b, base, `cat /proc/net/dev`)
+	// The control shares the host's network (network = "host"; open
+	// has a namespace of its own, TestUserNet).
+	shared := specFor(t, ws, home, func(s *sandbox.Spec) { s.Network = policy.NetworkHost })
+	r = run(t, b, shared, `cat /proc/net/dev`)
 	if got := ifaces(r.stdout); !slices.Equal(got, ifaces(string(host))) {
-		t.Errorf("control: network open shows %v, host has %v", got, ifaces(string(host)))
+		t.Errorf("control: network host shows %v, host has %v", got, ifaces(string(host)))
 	}
 }
 

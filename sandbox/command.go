@@ -46,7 +46,12 @@ type Prepared struct {
 	// Mounts is the layout (the agent ring's, for the launcher to tell
 	// its mount points from what the agent left in a scratch directory).
 	Mounts []Mount
+	// Notice is a warning line for the user when the command shares the
+	// host's network (network = "host", or "open" without its user-space
+	// stack), "" otherwise; the caller prints it (docs/egress.md).
+	Notice string
 
+	net         *userNet // network = "open" through the user-space stack (Linux)
 	release     func()
 	quarantined []Quarantined
 }

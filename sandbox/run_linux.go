@@ -188,6 +188,9 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		return nil, err
 	}
 	DetectHost(&s)
+	if s.Network == NetworkOpen {
+		s.UserNet, _ = UserNet()
+	}
 	if err := ensureCacheLayers(&s); err != nil {
 		return nil, &SetupError{Op: "cache layers", Err: err}
 	}
@@ -221,9 +224,15 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 	if scratch {
 		tmps = append(tmps, moduleConfigCopies(mounts)...)
 	}
+	var un *userNet
+	if s.Network == NetworkOpen && s.UserNet != "" {
+		if mounts, un, err = withUserNet(s, mounts, argv); err != nil {
+			return nil, &SetupError{Op: "user network", Err: err}
+		}
+	}
 	args := append([]string{b.Path}, BwrapArgs(mounts, s, argv)...)
 	// Mounts only for Prepare's guard, which clears them.
-	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts}
+	p := &Prepared{Path: b.Path, Args: args, Placeholders: ph, Mounts: mounts, net: un, Notice: networkNotice(s)}
 	// Files made for this command only: removed when it is done.
 	if slices.ContainsFunc(tmps, func(t string) bool { return t != "" }) {
 		p.release = func() {

@@ -193,7 +193,7 @@ func sbplNetwork(b *sbplWriter, s Spec) {
 	b.line("; only inside the workspace, Write grants and the per-user temp")
 	b.line("; dirs: never the ssh-agent socket under /private/tmp or agent")
 	b.line("; sockets in the home directory (escape class 16).")
-	if s.Network == NetworkOpen {
+	if s.Network == NetworkOpen || s.Network == NetworkHost {
 		b.line("(allow network-outbound (remote ip \"*:*\"))")
 		b.line("(allow network-inbound (local ip \"*:*\"))")
 		b.line("(allow network-bind (local ip \"*:*\"))")

@@ -78,6 +78,11 @@ type Spec struct {
 	// the egress proxy's socket, which the caller adds to Read). Any
 	// other value, including "", is treated as off (fail closed).
 	Network string
+	// UserNet is the user-space network stack's program that connects
+	// the sandbox's own namespace to the internet when Network is
+	// [NetworkOpen] (set by Prepare from [UserNetPath]); "" under open
+	// shares the host's network (docs/egress.md, "network = open").
+	UserNet string
 	// Cwd is the directory the command starts in. It must lie inside the
 	// workspace or a Read or Write path; [Prepare] checks this.
 	Cwd string
@@ -95,7 +100,8 @@ type Spec struct {
 
 // Network modes of a [Spec].
 const (
-	NetworkOpen  = "open"  // the host's network is shared
+	NetworkOpen  = "open"  // the internet, through a user-space stack; not the host's neighbourhood
+	NetworkHost  = "host"  // the host's network is shared (the opt-out of open's limits)
 	NetworkAllow = "allow" // loopback only, plus the egress proxy's socket (package egress)
 	NetworkOff   = "off"   // a loopback-only network namespace
 )
@@ -161,13 +167,13 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 	}
 	switch p.Network {
 	case "", NetworkOpen:
-		// The seed and the default policy share the host's network.
+		// The default: the internet (with a user-space stack, Prepare).
 		s.Network = NetworkOpen
-	case NetworkOff, NetworkAllow:
+	case NetworkOff, NetworkAllow, NetworkHost:
 		s.Network = p.Network
 	default:
-		return Spec{}, fmt.Errorf("sandbox spec: unknown network mode %q (want %q, %q or %q)",
-			p.Network, NetworkOpen, NetworkAllow, NetworkOff)
+		return Spec{}, fmt.Errorf("sandbox spec: unknown network mode %q (want %q, %q, %q or %q)",
+			p.Network, NetworkOpen, NetworkAllow, NetworkOff, NetworkHost)
 	}
 	var err error
 	if s.System, err = expandAll("system", p.System, home); err != nil {

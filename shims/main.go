@@ -6,6 +6,7 @@ package shims
 import (
 	"errors"
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/internal/netroute"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,6 +47,10 @@ func Dispatch(args []string, stderr io.Writer) (status int, handled bool) {
 		code, err := confine.Run(args[2:], env)
 		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
 		return code, true
+	case len(args) >= 2 && args[1] == netroute.Command:
+		// network = "open": the routes of an unprivileged sandbox's
+		// namespace, run by nsenter from sandbox.Prepared.Start.
+		return netroute.Main(args[2:]), true
 	case len(args) == 3 && args[1] == egress.BridgeCommand:
 		err := egress.ServeBridge(args[2])
 		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)

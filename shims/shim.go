@@ -255,7 +255,10 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	status, err := runForwarding(prep.Path, prep.Args, env, s.Cwd, s.stdin, s.extra, sigc)
+	if prep.Notice != "" {
+		fmt.Fprintln(s.stderr, prep.Notice)
+	}
+	status, err := runForwarding(prep, env, s.Cwd, s.stdin, s.extra, sigc)
 	prep.Done()
 	for _, q := range prep.Quarantined() {
 		fmt.Fprintln(s.stderr, "lite-sandbox: "+q.String())
@@ -272,20 +275,22 @@ func (s *Shim) Exec(argv []string) error {
 // the signals sigc receives (SIGINT, SIGTERM, SIGHUP, SIGQUIT) to it, and
 // returns its status: the exit code, or 128+N after death by signal N.
 // A signal that came before the start ends it there, as 128+N.
-func runForwarding(path string, args, env []string, dir string, stdin *os.File, extra []*os.File, sigc chan os.Signal) (int, error) {
+func runForwarding(prep *sandbox.Prepared, env []string, dir string, stdin *os.File, extra []*os.File, sigc chan os.Signal) (int, error) {
 	select {
 	case sig := <-sigc:
 		return exit.Signaled(int(sig.(syscall.Signal))), nil
 	default:
 	}
-	cmd := &exec.Cmd{Path: path, Args: args, Env: env, Dir: dir, Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra}
+	cmd := &exec.Cmd{Path: prep.Path, Args: prep.Args, Env: env, Dir: dir, Stdin: stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra}
 	// bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when
 	// the thread that forked it exits: keep this thread until the end.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := cmd.Start(); err != nil {
+	stopNet, err := prep.Start(cmd)
+	if err != nil {
 		return -1, err
 	}
+	defer stopNet()
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -297,7 +302,7 @@ func runForwarding(path string, args, env []string, dir string, stdin *os.File, 
 			}
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	close(done)
 	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {

@@ -49,6 +49,9 @@ func (e *env) lsCmd(ctx context.Context, args ...string) *exec.Cmd {
 	cmd.Env = append([]string{}, e.vars...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	e.credential(cmd)
+	if e.wrap != nil {
+		e.wrap(cmd)
+	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	return cmd

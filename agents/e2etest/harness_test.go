@@ -143,6 +143,9 @@ type env struct {
 	// cred, when set, is the user lite-sandbox runs as (the tests'
 	// unprivileged case, as root).
 	cred *syscall.Credential
+	// wrap, when set, rewrites every lite-sandbox command line (the
+	// network tests start it inside their own network namespace).
+	wrap func(cmd *exec.Cmd)
 }
 
 const (

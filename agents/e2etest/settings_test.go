@@ -13,6 +13,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -203,6 +204,12 @@ func TestNpmRegistrySetting(t *testing.T) {
 	users(t, func(t *testing.T, e *env) {
 		t.Parallel()
 		e.setPath(filepath.Dir(npm))
+		// The registry is on the host's loopback, which network =
+		// "open" keeps out (#27): this test is about npm's settings, so
+		// it shares the host's network (TestOpenNetwork
+		// runs npm install from an internet host under open).
+		e.write("~/.config/lite-sandbox/config.toml", "[sandbox]\nnetwork = \"host\"\n")
+		e.vars = append(e.vars, "LITE_SANDBOX_CONFIG="+filepath.Join(e.home, ".config/lite-sandbox/config.toml"))
 		reg := newFakeRegistry(t, "lite-sandbox-issue31-dep")
 		e.write("~/.npmrc", "registry="+reg.url+"/\n//"+strings.TrimPrefix(reg.url, "http://")+"/:_authToken=CANARY-NPM\n")
 		pkg := `{"name":"app","version":"1.0.0","dependencies":{"lite-sandbox-issue31-dep":"^1.0.0"}}`
@@ -266,6 +273,12 @@ type fakeRegistry struct {
 
 func newFakeRegistry(t *testing.T, name string) *fakeRegistry {
 	t.Helper()
+	return newFakeRegistryOn(t, name, nil)
+}
+
+// newFakeRegistryOn is newFakeRegistry on l (nil: 127.0.0.1).
+func newFakeRegistryOn(t *testing.T, name string, l net.Listener) *fakeRegistry {
+	t.Helper()
 	var tgz bytes.Buffer
 	gz := gzip.NewWriter(&tgz)
 	tw := tar.NewWriter(gz)
@@ -276,7 +289,7 @@ func newFakeRegistry(t *testing.T, name string) *fakeRegistry {
 	gz.Close()
 	sum := sha512.Sum512(tgz.Bytes())
 	r := &fakeRegistry{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
 		r.auth = append(r.auth, req.Header.Get("Authorization"))
 		r.mu.Unlock()
@@ -300,8 +313,17 @@ func newFakeRegistry(t *testing.T, name string) *fakeRegistry {
 			http.NotFound(w, req)
 		}
 	}))
+	if l != nil {
+		srv.Listener.Close()
+		srv.Listener = l
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	r.url = srv.URL
+	if l != nil {
+		// Port 80: the URL npm writes into the lock file has no port.
+		r.url = strings.TrimSuffix(srv.URL, ":80")
+	}
 	return r
 }
 

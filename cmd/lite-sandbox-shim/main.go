@@ -20,6 +20,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/netroute"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -47,6 +48,10 @@ func run(args []string, t0 time.Time) int {
 		code, err := confine.Run(args[2:], os.Environ())
 		esc.Fprintf(os.Stderr, "lite-sandbox: %v\n", err)
 		return code
+	case len(args) >= 2 && args[1] == netroute.Command:
+		// network = "open": the routes of an unprivileged sandbox's
+		// namespace (sandbox.Prepared.Start runs it through nsenter).
+		return netroute.Main(args[2:])
 	case len(args) >= 2 && args[1] == gocacheprog.Command:
 		// The Go build cache inside the sandbox, started by the go command.
 		if err := gocacheprog.Main(args[2:], os.Stdin, os.Stdout); err != nil {

@@ -5,7 +5,9 @@ package main
 
 import (
 	"fmt"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -18,7 +20,16 @@ import (
 // policy` prints the lists).
 func networkLine(p *policy.Policy) string {
 	sb := p.Sandbox
-	if sb.Network != policy.NetworkAllow {
+	switch {
+	case sb.Network == policy.NetworkOpen && runtime.GOOS == "linux":
+		path, why := sandbox.UserNet()
+		if path != "" {
+			return "open (the internet through " + path + "; this host's loopback, its own addresses, the LAN, link-local (169.254.169.254) and the other special ranges are refused)"
+		}
+		return "open, DEGRADED: commands share this host's network (its loopback services, LAN and 169.254.169.254): " + why
+	case sb.Network == policy.NetworkHost:
+		return "host (commands share this host's whole network: its loopback services, LAN and 169.254.169.254)"
+	case sb.Network != policy.NetworkAllow:
 		return sb.Network
 	}
 	ports := []string{}

@@ -22,7 +22,7 @@ import (
 type LaunchCmd struct {
 	Workspace string        `help:"The workspace: read-write inside the sandbox (default: the current directory)." placeholder:"DIR"`
 	Sandbox   string        `help:"auto, on or off (default: the policy's, auto)." placeholder:"MODE" enum:"auto,on,off," default:""`
-	Network   string        `help:"open (the host's network), allow (only sandbox.allow_domains, through a proxy) or off (loopback only) (default: the policy's, open)." placeholder:"MODE" enum:"open,allow,off," default:""`
+	Network   string        `help:"open (the internet, not this host's loopback, LAN or metadata address), allow (only sandbox.allow_domains, through a proxy), off (loopback only) or host (this host's whole network) (default: the policy's, open)." placeholder:"MODE" enum:"open,allow,off,host," default:""`
 	Domain    []string      `help:"A domain the sandbox may reach (repeatable; implies --network allow): example.com, or *.example.com for the names below it." placeholder:"NAME" name:"allow-domain"`
 	DryRun    bool          `help:"Print the argv, environment changes and files that would be generated, and start nothing."`
 	KeepHome  string        `help:"Copy the session's scratch home ($$HOME in the sandbox) to DIR when the session ends." placeholder:"DIR" type:"path"`

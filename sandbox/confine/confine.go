@@ -69,5 +69,5 @@ func (c Confinement) Lines() []string {
 	if c.Scoped {
 		ll = "landlock: ABI " + strconv.Itoa(c.LandlockABI) + ", abstract unix sockets and signals scoped"
 	}
-	return []string{sec, ll, "namespaces: pid, ipc, uts, cgroup (and net when the network is off); every capability dropped"}
+	return []string{sec, ll, "namespaces: pid, ipc, uts, cgroup, and net unless network = \"host\" (or \"open\" without slirp4netns); every capability dropped"}
 }

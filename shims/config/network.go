@@ -18,10 +18,10 @@ func networkOptions(p *policy.Policy, o Options) error {
 		if len(o.Domains) > 0 {
 			p.Sandbox.Network = policy.NetworkAllow
 		}
-	case policy.NetworkOpen, policy.NetworkOff, policy.NetworkAllow:
+	case policy.NetworkOpen, policy.NetworkOff, policy.NetworkAllow, policy.NetworkHost:
 		p.Sandbox.Network = o.Network
 	default:
-		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("unknown network mode %q (want open, allow or off)", o.Network)}
+		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("unknown network mode %q (want open, allow, off or host)", o.Network)}
 	}
 	if len(o.Domains) > 0 && p.Sandbox.Network != policy.NetworkAllow {
 		return &exit.Error{Code: exit.Usage, Err: fmt.Errorf("--allow-domain needs --network allow (the network is %q)", p.Sandbox.Network)}

@@ -10,15 +10,18 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
 
-// networkStrictness orders the network modes: open < allow < off.
+// networkStrictness orders the network modes: host < open < allow <
+// off. A project file cannot choose host (it is more open than open).
 func networkStrictness(n string) int {
 	switch n {
-	case NetworkOpen, "":
+	case NetworkHost:
 		return 0
-	case NetworkAllow:
+	case NetworkOpen, "":
 		return 1
-	case NetworkOff:
+	case NetworkAllow:
 		return 2
+	case NetworkOff:
+		return 3
 	}
 	return -1
 }
@@ -30,7 +33,7 @@ func networkStrictness(n string) int {
 func (p *Policy) applyNetwork(l *layer, project bool, loosen func(key, why string) error) error {
 	if n := l.Sandbox.Network; n != nil {
 		if networkStrictness(*n) < 0 || *n == "" {
-			return l.errAt(fmt.Sprintf("unknown network mode %q (want open, allow or off)", *n), "network")
+			return l.errAt(fmt.Sprintf("unknown network mode %q (want open, allow, off or host)", *n), "network")
 		}
 		if project && networkStrictness(*n) < networkStrictness(p.Sandbox.Network) {
 			return loosen("sandbox.network", fmt.Sprintf("%q is more open than %q", *n, p.Sandbox.Network))

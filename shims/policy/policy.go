@@ -197,6 +197,7 @@ func ParseMode(s string) (Mode, error) {
 // Network modes.
 const (
 	NetworkOpen  = sandbox.NetworkOpen
+	NetworkHost  = sandbox.NetworkHost
 	NetworkAllow = sandbox.NetworkAllow
 	NetworkOff   = sandbox.NetworkOff
 )
