@@ -4,7 +4,7 @@
 // Package gocacheprog is the Go build cache a sandboxed command sees, as
 // a GOCACHEPROG program (`lite-sandbox __gocacheprog SOCKET LAYER`, run
 // by the go command inside the sandbox; the protocol is Go's
-// cmd/go/internal/cacheprog). A get is answered from the workspace's
+// "cacheprog" package of the go command). A get is answered from the workspace's
 // own layer, else by asking the launcher's [Host] server on SOCKET for
 // that one action ID: a hit's output (a compiled package only) is
 // checked against its output ID and written to the layer, and the go
