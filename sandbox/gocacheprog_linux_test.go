@@ -71,7 +71,7 @@ for req in sys.argv[2:]:
 
 // plantTestOutput writes into the host's build cache dir an entry as
 // `go test` caches a test's output (plain text, in the go command's
-// format: cmd/go/internal/cache) and returns its action ID (hex) and
+// format: the go command's "cache" package) and returns its action ID (hex) and
 // output file. A real `go test` would compile the testing package
 // cold, minutes on a loaded machine; the server tells entries apart by
 // their output alone, so the planted one is what it would see.

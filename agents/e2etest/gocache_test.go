@@ -50,7 +50,7 @@ for req in sys.argv[2:]:
     print("answer=" + d.split(b"\n")[0].split(b" ")[0].decode())`
 
 // plantTestOutput writes into the host's build cache dir an entry as
-// `go test` caches a test's output (text, cmd/go/internal/cache's
+// `go test` caches a test's output (text, the go command's "cache" package's
 // format; a real `go test` would compile the testing package cold, for
 // minutes on a loaded machine) and returns its action ID and file.
 func plantTestOutput(t *testing.T, dir string) (action, output string) {

@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// The go command's disk format (cmd/go/internal/cache): the entry of
+// The go command's disk format (the go command's "cache" package): the entry of
 // action A is DIR/aa/A-a, one line "v1 <A> <O> <size> <unixnano>\n"
 // (hex IDs, the numbers space-padded to 20), and its output O is the
 // file DIR/oo/O-d, whose SHA-256 is O.
@@ -148,7 +148,7 @@ func writeFile(p string, data []byte) error {
 }
 
 // touch marks p used, at most once an hour, as the go command does for
-// its own entries (cmd/go/internal/cache, mtimeInterval).
+// its own entries (the go command's "cache" package, mtimeInterval).
 func touch(p string, now time.Time) {
 	if fi, err := os.Stat(p); err == nil && now.Sub(fi.ModTime()) >= time.Hour {
 		os.Chtimes(p, now, now)
