@@ -217,20 +217,9 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	// The command starts through our own binary, which confines itself
-	// further (Landlock scopes, seccomp) inside the sandbox and then
-	// executes it.
-	exe, err := os.Executable()
-	if err == nil {
-		exe, err = filepath.EvalSymlinks(exe)
-	}
+	exe, err := confiningExe(spec.Network)
 	if err != nil {
-		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
-	}
-	if spec.Network != policy.NetworkAllow {
-		// The smaller shim binary confines as well and starts faster
-		// (docs/performance.md); the egress bridge needs this one.
-		exe = contract.FindShimBinary(exe)
+		return err
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
 	// Both binaries are Go's build cache program inside; this process
@@ -251,7 +240,32 @@ func (s *Shim) Exec(argv []string) error {
 		spec.GitEvents, s.gitEvents = dir, filepath.Join(dir, "events")
 		env = append(env, sandbox.EnvGitEvents+"="+s.gitEvents)
 	}
-	prep, err := sandbox.Prepare(b, spec, confine.Argv(exe, argv))
+	return s.runSandboxed(b, spec, env, confine.Argv(exe, argv), sigc)
+}
+
+// confiningExe is the binary a command starts through: our own, which
+// confines itself further (Landlock scopes, seccomp) inside the sandbox
+// and then executes the command.
+func confiningExe(network string) (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return "", &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
+	}
+	if network != policy.NetworkAllow {
+		// The smaller shim binary confines as well and starts faster
+		// (docs/performance.md); the egress bridge needs this one.
+		exe = contract.FindShimBinary(exe)
+	}
+	return exe, nil
+}
+
+// runSandboxed prepares the sandbox of spec, runs argv in it and reports
+// what its guard quarantined; the command's status becomes the error.
+func (s *Shim) runSandboxed(b sandbox.Backend, spec sandbox.Spec, env, argv []string, sigc chan os.Signal) error {
+	prep, err := sandbox.Prepare(b, spec, argv)
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}

@@ -118,39 +118,33 @@ func run(c config) error {
 	if c.only == "hooks" {
 		return b.hooks()
 	}
+	return b.all(base)
+}
+
+// all runs every section of the full benchmark, in order.
+func (b *bench) all(base string) error {
 	lat, err := b.latency()
 	if err != nil {
 		return err
 	}
 	b.phases(lat)
-	if err := b.hooks(); err != nil {
-		return err
+	c := b.config
+	for _, section := range []func() error{
+		b.hooks,
+		func() error { return b.landlockBench(filepath.Join(base, "run-landlock")) },
+		b.concurrency,
+		b.throughput,
+		b.workerMemory,
+		func() error { return benchCaches(c.bin) },
+		b.launchTimes,
+		func() error { return egressBench(c.bin, b.small, b.home, c.n) },
+		func() error { return userNetBench(c.bin, b.backend, b.small, b.home, c.n) },
+	} {
+		if err := section(); err != nil {
+			return err
+		}
 	}
-	if err := b.landlockBench(filepath.Join(base, "run-landlock")); err != nil {
-		return err
-	}
-	if err := b.concurrency(); err != nil {
-		return err
-	}
-	if err := b.throughput(); err != nil {
-		return err
-	}
-	if err := b.workerMemory(); err != nil {
-		return err
-	}
-	if err := benchCaches(c.bin); err != nil {
-		return err
-	}
-	if err := b.launchTimes(); err != nil {
-		return err
-	}
-	if err := egressBench(c.bin, b.small, b.home, c.n); err != nil {
-		return err
-	}
-	if err := userNetBench(c.bin, b.backend, b.small, b.home, c.n); err != nil {
-		return err
-	}
-	return userNetBench(c.bin, b.backend, b.small, b.home, c.n)
+	return nil
 }
 
 func makeWorkspaces(small, large string, nfiles int) error {
