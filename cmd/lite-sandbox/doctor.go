@@ -48,6 +48,10 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	default:
 		esc.Fprintf(w, "backend: none: %v\n", derr)
 	}
+	// In a container without user namespaces: the recipe (#28).
+	if l := sandbox.ProbeContainer().Line(); l != "" {
+		esc.Fprintf(w, "%s\n", l)
+	}
 	// What each sandboxed command gets on top of bwrap's namespaces;
 	// its landlock line replaces the kernel's (it says the ABI too).
 	conf := confine.Probe().Lines()
@@ -68,7 +72,11 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		conf[2] = "namespaces: none (landlock backend: the command's Landlock domain is its whole sandbox); no_new_privs"
 	}
 	esc.Fprintf(w, "%s\n%s\n", conf[0], conf[2])
-	esc.Fprintf(w, "network: %s\n", networkLine(s.Policy))
+	if b.Name == sandbox.BackendLandlock {
+		esc.Fprintf(w, "network: %s\n", landlockNetworkLine(s.Policy.Sandbox.Network, b.ABI))
+	} else {
+		esc.Fprintf(w, "network: %s\n", networkLine(s.Policy))
+	}
 	esc.Fprintf(w, "workspace: %s\n", s.Workspace)
 	esc.Fprintf(w, "mode: %s\n", s.Mode)
 	esc.Fprintf(w, "policy files: %v\n", s.Policy.Sources)

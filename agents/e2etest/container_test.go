@@ -1,0 +1,178 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+)
+
+// recipeDir is the container recipe (docs/container.md), seen from this
+// package's directory.
+const recipeDir = "../../docs/container"
+
+// containerfileLines are the recipe's Containerfile lines the simulated
+// container stands in for: the README's install command (the binaries
+// land beside the entrypoint), the entrypoint this test runs, a user
+// that is not root. A change to one of them must change this test.
+var containerfileLines = []string{
+	"RUN PREFIX=/opt/lite-sandbox scripts/install",
+	"COPY --from=build /opt/lite-sandbox/bin/lite-sandbox /opt/lite-sandbox/bin/lite-sandbox-shim /usr/local/bin/",
+	"COPY docs/container/entrypoint.sh /usr/local/bin/lite-sandbox-entrypoint",
+	"ENV LITE_SANDBOX_BACKEND=landlock",
+	"USER node",
+	`ENTRYPOINT ["/usr/local/bin/lite-sandbox-entrypoint"]`,
+}
+
+// readRecipe checks the Containerfile's lines against
+// containerfileLines and returns its environment (every ENV line), which
+// the simulated container gets too.
+func readRecipe(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(recipeDir, "Containerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for _, want := range containerfileLines {
+		found := false
+		for _, l := range lines {
+			found = found || strings.TrimSpace(l) == want
+		}
+		if !found {
+			t.Errorf("docs/container/Containerfile lacks %q: the recipe and this test have drifted apart", want)
+		}
+	}
+	var env []string
+	for _, l := range lines {
+		if kv, ok := strings.CutPrefix(strings.TrimSpace(l), "ENV "); ok {
+			env = append(env, strings.Fields(kv)...)
+		}
+	}
+	return env
+}
+
+// entrypointOnce copies the recipe's entrypoint beside the built
+// binaries, as the Containerfile puts it beside the installed ones.
+var (
+	entrypointOnce sync.Once
+	entrypointPath string
+	entrypointErr  error
+)
+
+func recipeEntrypoint(t *testing.T) string {
+	t.Helper()
+	entrypointOnce.Do(func() {
+		var b []byte
+		if b, entrypointErr = os.ReadFile(filepath.Join(recipeDir, "entrypoint.sh")); entrypointErr == nil {
+			entrypointPath = filepath.Join(filepath.Dir(binary), "lite-sandbox-entrypoint")
+			entrypointErr = os.WriteFile(entrypointPath, b, 0o755)
+		}
+	})
+	if entrypointErr != nil {
+		t.Fatal(entrypointErr)
+	}
+	return entrypointPath
+}
+
+// recipe runs the recipe's entrypoint with args (the container's
+// arguments) in the simulated container (containerScript) as e's user,
+// in the workspace, with the Containerfile's environment and the
+// binaries on PATH, and returns stdout, stderr and the status.
+func (e *env) recipe(env []string, args ...string) (string, string, int) {
+	e.t.Helper()
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		e.t.Skip("needs unshare")
+	}
+	entry := recipeEntrypoint(e.t)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := e.lsCmd(ctx)
+	cmd.Path = unshare
+	cmd.Args = append([]string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", entry}, args...)
+	// Later entries win: the image's PATH (the binaries in one directory).
+	cmd.Env = append(append(cmd.Env, env...), "PATH="+filepath.Dir(binary)+":/usr/bin:/bin")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	e.chownTree()
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		e.t.Fatalf("recipe %v: timed out\n%s%s", args, out.String(), errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatalf("recipe %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestContainerRecipe (#28): docs/container.md's recipe as far as this
+// machine can run it (no container runtime, no cluster): the recipe's
+// own entrypoint, with the Containerfile's environment, in the
+// simulated container (no user namespaces, no capabilities), as root
+// and as nobody. doctor names the Landlock backend, its ABI and what it
+// lacks, and points at docs/container.md; `--dry-run AGENT` names the
+// backend and the missing ring; a session's command of `exec --` (the
+// agent's shell command) reads no canary of the home and writes nothing
+// outside the workspace, and still writes the workspace, reads the
+// system and its TMPDIR. The control (landlockFixture): the same probe
+// on the host reads and writes everything.
+func TestContainerRecipe(t *testing.T) {
+	t.Parallel()
+	if confine.Probe().LandlockABI < 1 {
+		t.Skip("no Landlock on this kernel")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("needs setpriv")
+	}
+	vars := readRecipe(t)
+	users(t, func(t *testing.T, e *env) {
+		_, agentsh, written := landlockFixture(t, e)
+
+		out, errs, code := e.recipe(vars, "--dry-run", "claude")
+		all := out + errs
+		for _, want := range []string{"backend: landlock backend (ABI ", "lacks no private /tmp", "ABI<",
+			"container: in a container (", "without user namespaces (clone(CLONE_NEWUSER): ", "docs/container.md",
+			"network: open (landlock backend", "sandbox: active (landlock ABI ", // doctor
+			"sandbox: landlock backend (ABI ", "no agent ring (the ring needs bwrap)"} { // the plan
+			if !strings.Contains(all, want) {
+				t.Errorf("recipe --dry-run claude: no %q:\n%s", want, all)
+			}
+		}
+		if code != 0 || strings.Contains(all, "UNSANDBOXED") {
+			t.Errorf("recipe --dry-run claude: exit %d:\n%s", code, all)
+		}
+
+		out, errs, code = e.recipe(vars, "exec", "--", agentsh, "-c", `$SHELL -c "sh probe.sh"`)
+		if code != 0 || !strings.Contains(errs, "landlock backend (ABI ") {
+			t.Errorf("recipe exec: exit %d, no landlock line:\n%s%s", code, out, errs)
+		}
+		checkConfined(t, "recipe session command", out, errs)
+		if !strings.Contains(out, "python-denied 13") {
+			t.Errorf("recipe exec: python's read was not refused with EACCES (Landlock):\n%s", out)
+		}
+		for _, p := range written {
+			if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+				t.Errorf("recipe exec: %s was written on the host", p)
+			}
+		}
+		if b, err := os.ReadFile(filepath.Join(e.ws, "out", "w.txt")); err != nil || string(b) != "ok\n" {
+			t.Errorf("recipe exec: the workspace write did not land (%q, %v)", b, err)
+		}
+	})
+}
