@@ -158,6 +158,13 @@ func TestContainerRecipe(t *testing.T) {
 			t.Errorf("recipe --dry-run claude: exit %d:\n%s", code, all)
 		}
 
+		// The control: on the host, where a user namespace can be made,
+		// doctor names bwrap and points at no recipe.
+		out, errs, code = e.lite(nil, "doctor")
+		if code != 0 || strings.Contains(out, "container: ") || strings.Contains(out, "landlock backend") {
+			t.Errorf("host doctor: exit %d, a container line or landlock:\n%s%s", code, out, errs)
+		}
+
 		out, errs, code = e.recipe(vars, "exec", "--", agentsh, "-c", `$SHELL -c "sh probe.sh"`)
 		if code != 0 || !strings.Contains(errs, "landlock backend (ABI ") {
 			t.Errorf("recipe exec: exit %d, no landlock line:\n%s%s", code, out, errs)
@@ -175,4 +182,58 @@ func TestContainerRecipe(t *testing.T) {
 			t.Errorf("recipe exec: the workspace write did not land (%q, %v)", b, err)
 		}
 	})
+}
+
+// podLines are what docs/container/pod.yaml must hold for the recipe's
+// claim "a default, unprivileged pod" (the restricted Pod Security
+// Standard), and podRefused what it must not: no YAML parser is a
+// dependency, so these are its lines, trimmed.
+var (
+	podLines = []string{"runAsNonRoot: true", "runAsUser: 1000", "type: RuntimeDefault", "allowPrivilegeEscalation: false",
+		"privileged: false", `drop: ["ALL"]`, "image: lite-sandbox-agent:latest", `args: ["claude", "--", "-p", "fix the failing test"]`}
+	podRefused = []string{"privileged: true", "SYS_ADMIN", "Unconfined", "hostUsers", "procMount", "add:", "hostPID", "hostNetwork"}
+)
+
+// TestContainerRecipeFiles (#28): the pod runs the Containerfile's
+// image as its user (uid 1000, the node image's), unprivileged, under
+// the runtime's seccomp profile; the Containerfile installs with the
+// README's install command. The control: each refused line is found
+// when it is there (a pod with privileged: true).
+func TestContainerRecipeFiles(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join(recipeDir, "pod.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		lines[strings.TrimPrefix(strings.TrimSpace(l), "- ")] = true
+	}
+	for _, want := range podLines {
+		if !lines[want] {
+			t.Errorf("docs/container/pod.yaml lacks %q", want)
+		}
+	}
+	refused := func(pod string) []string {
+		var found []string
+		for _, bad := range podRefused {
+			if strings.Contains(pod, bad) {
+				found = append(found, bad)
+			}
+		}
+		return found
+	}
+	if bad := refused(string(b)); len(bad) > 0 {
+		t.Errorf("docs/container/pod.yaml has %q: not a default, unprivileged pod", bad)
+	}
+	if bad := refused(strings.Replace(string(b), "privileged: false", "privileged: true", 1)); len(bad) != 1 {
+		t.Errorf("control: a privileged pod was not caught (%q)", bad)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "\nscripts/install ") {
+		t.Errorf("README.md no longer installs with scripts/install: change the Containerfile's RUN line and containerfileLines")
+	}
 }
