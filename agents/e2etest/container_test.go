@@ -103,8 +103,12 @@ func (e *env) recipe(env []string, args ...string) (string, string, int) {
 	cmd := e.lsCmd(ctx)
 	cmd.Path = unshare
 	cmd.Args = append([]string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", entry}, args...)
-	// Later entries win: the image's PATH (the binaries in one directory).
-	cmd.Env = append(append(cmd.Env, env...), "PATH="+filepath.Dir(binary)+":/usr/bin:/bin")
+	// Later entries win: the image's PATH (the binaries, the agent's CLI).
+	path := filepath.Dir(binary) + ":/usr/bin:/bin"
+	if e.agentDir != "" {
+		path = e.agentDir + ":" + path
+	}
+	cmd.Env = append(append(cmd.Env, env...), "PATH="+path)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	e.chownTree()
@@ -180,6 +184,43 @@ func TestContainerRecipe(t *testing.T) {
 		}
 		if b, err := os.ReadFile(filepath.Join(e.ws, "out", "w.txt")); err != nil || string(b) != "ok\n" {
 			t.Errorf("recipe exec: the workspace write did not land (%q, %v)", b, err)
+		}
+	})
+}
+
+// TestContainerRecipeClaude (#28): the recipe's image command, `claude`
+// with its arguments, run by the recipe's entrypoint in the simulated
+// container as root and as nobody, with the real Claude Code CLI and the
+// scripted model: the command the model asks for (the workspace probe)
+// runs under the Landlock backend, reads no canary of the home, writes
+// nothing outside the workspace, and still writes the workspace; the
+// model never sees the API key.
+func TestContainerRecipeClaude(t *testing.T) {
+	t.Parallel()
+	if confine.Probe().LandlockABI < 1 {
+		t.Skip("no Landlock on this kernel")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("needs setpriv")
+	}
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	vars := readRecipe(t)
+	asUsers(t, func(t *testing.T) *env { return newEnv(t, bin, "sh probe.sh") }, "claude", func(t *testing.T, e *env) {
+		_, _, written := landlockFixture(t, e)
+		out, errs, code := e.recipe(append(vars, claudeEnv(e)...), "claude", "--",
+			"-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
+		if code != 0 || !strings.Contains(errs, "landlock backend (ABI ") {
+			t.Fatalf("recipe claude: exit %d, no landlock line:\n%s%s", code, out, errs)
+		}
+		res := e.result(out, errs)
+		checkConfined(t, "recipe claude command", res, errs)
+		if strings.Contains(res, secretKey) {
+			t.Errorf("recipe claude: the tool result holds the API key:\n%s", res)
+		}
+		for _, p := range written {
+			if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+				t.Errorf("recipe claude: %s was written on the host", p)
+			}
 		}
 	})
 }
