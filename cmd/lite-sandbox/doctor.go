@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -37,17 +38,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		fmt.Fprintf(w, "restore: %s\n", l)
 	}
 	b, derr := sandbox.Reprobe()
-	switch {
-	case derr == nil && b.Name == sandbox.BackendLandlock:
-		esc.Fprintf(w, "backend: %s\n", sandbox.LandlockLine(b))
-		if b.Fallback != "" {
-			esc.Fprintf(w, "backend: chosen because %s\n", b.Fallback)
-		}
-	case derr == nil:
-		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)
-	default:
-		esc.Fprintf(w, "backend: none: %v\n", derr)
-	}
+	backendLines(w, b, derr)
 	// What each sandboxed command gets on top of bwrap's namespaces;
 	// its landlock line replaces the kernel's (it says the ABI too).
 	conf := confine.Probe().Lines()
@@ -68,7 +59,11 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		conf[2] = "namespaces: none (landlock backend: the command's Landlock domain is its whole sandbox); no_new_privs"
 	}
 	esc.Fprintf(w, "%s\n%s\n", conf[0], conf[2])
-	esc.Fprintf(w, "network: %s\n", networkLine(s.Policy))
+	if b.Name == sandbox.BackendLandlock {
+		esc.Fprintf(w, "network: %s\n", landlockNetworkLine(s.Policy.Sandbox.Network, b.ABI))
+	} else {
+		esc.Fprintf(w, "network: %s\n", networkLine(s.Policy))
+	}
 	esc.Fprintf(w, "workspace: %s\n", s.Workspace)
 	esc.Fprintf(w, "mode: %s\n", s.Mode)
 	esc.Fprintf(w, "policy files: %v\n", s.Policy.Sources)
@@ -96,4 +91,24 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 		esc.Fprintf(w, "%s\n", l)
 	}
 	return nil
+}
+
+// backendLines prints doctor's backend lines: the backend (the Landlock
+// one with its ABI, what it lacks and why it was chosen), and in a
+// container without user namespaces the recipe (docs/container.md).
+func backendLines(w io.Writer, b sandbox.Backend, derr error) {
+	switch {
+	case derr == nil && b.Name == sandbox.BackendLandlock:
+		esc.Fprintf(w, "backend: %s\n", sandbox.LandlockLine(b))
+		if b.Fallback != "" {
+			esc.Fprintf(w, "backend: chosen because %s\n", b.Fallback)
+		}
+	case derr == nil:
+		fmt.Fprintf(w, "backend: %s at %s\n", b, b.Path)
+	default:
+		esc.Fprintf(w, "backend: none: %v\n", derr)
+	}
+	if l := sandbox.ProbeContainer().Line(); l != "" {
+		esc.Fprintf(w, "%s\n", l)
+	}
 }

@@ -48,3 +48,20 @@ func networkLine(p *policy.Policy) string {
 	return fmt.Sprintf("allow (%d names in sandbox.allow_domains, %d in sandbox.deny_domains, %d entries in sandbox.allow_addresses; ports %s; upstream proxy %s; proxy on 127.0.0.1:%d and :%d inside)",
 		len(sb.AllowDomains), len(sb.DenyDomains), len(sb.AllowAddresses), strings.Join(ports, ", "), upstream, egress.HTTPPort, egress.SOCKSPort)
 }
+
+// landlockNetworkLine is doctor's network line under the Landlock
+// backend, which has no network namespace: what each mode gives at the
+// kernel's Landlock ABI (docs/confinement.md, "The Landlock backend";
+// docs/container.md).
+func landlockNetworkLine(mode string, abi int) string {
+	switch {
+	case mode == policy.NetworkAllow:
+		return `allow: refused with the landlock backend (the proxy's bridge needs a network namespace); use "off" or "open"`
+	case mode == policy.NetworkOpen:
+		return `open (landlock backend, no network namespace: commands share this host's network, its loopback services, LAN and 169.254.169.254 included (in a container: the container's or pod's); network = "off" refuses TCP)`
+	case abi < 4:
+		return fmt.Sprintf("%s, NOT ENFORCED: landlock ABI %d has no TCP rules (ABI 4); commands share this host's network", mode, abi)
+	}
+	// The backend restricts TCP for every mode but open, host included.
+	return mode + " (landlock backend: TCP connect and bind refused; UDP and ICMP not filtered)"
+}
