@@ -178,9 +178,11 @@ func landlockPolicy(ms []Mount, tmp, network string) confine.Landlock {
 		}
 	}
 	out.Tmpdir = tmp
-	// Open shares the host's network; off and allow restrict TCP (the
-	// proxy's port under allow is added by the caller).
-	out.Net = network != NetworkOpen
+	// Open and host share the host's network (no namespace to hold the
+	// neighbourhood out under this backend; docs/confinement.md); off
+	// and allow restrict TCP (the proxy's port under allow is added by
+	// the caller).
+	out.Net = network != NetworkOpen && network != NetworkHost
 	return out
 }
 

@@ -74,7 +74,7 @@ func TestLandlockPolicy(t *testing.T) {
 // restrict it.
 func TestLandlockPolicyNetwork(t *testing.T) {
 	t.Parallel()
-	for net, want := range map[string]bool{NetworkOpen: false, NetworkOff: true, NetworkAllow: true, "": true} {
+	for net, want := range map[string]bool{NetworkOpen: false, NetworkHost: false, NetworkOff: true, NetworkAllow: true, "": true} {
 		if got := landlockPolicy(nil, "T", net).Net; got != want {
 			t.Errorf("network %q: Net %v, want %v", net, got, want)
 		}

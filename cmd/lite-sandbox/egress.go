@@ -57,11 +57,13 @@ func landlockNetworkLine(mode string, abi int) string {
 	switch {
 	case mode == policy.NetworkAllow:
 		return `allow: refused with the landlock backend (the proxy's bridge needs a network namespace); use "off" or "open"`
+	case mode == policy.NetworkHost:
+		return "host (landlock backend: commands share this host's network, as asked)"
 	case mode == policy.NetworkOpen:
 		return `open (landlock backend, no network namespace: commands share this host's network, its loopback services, LAN and 169.254.169.254 included (in a container: the container's or pod's); network = "off" refuses TCP)`
 	case abi < 4:
 		return fmt.Sprintf("%s, NOT ENFORCED: landlock ABI %d has no TCP rules (ABI 4); commands share this host's network", mode, abi)
 	}
-	// The backend restricts TCP for every mode but open, host included.
+	// The backend restricts TCP for off.
 	return mode + " (landlock backend: TCP connect and bind refused; UDP and ICMP not filtered)"
 }

@@ -19,6 +19,7 @@ func TestLandlockNetworkLine(t *testing.T) {
 		want string
 	}{
 		{"open", 7, "open (landlock backend, no network namespace: commands share this host's network"},
+		{"host", 7, "host (landlock backend: commands share this host's network"},
 		{"off", 7, "off (landlock backend: TCP connect and bind refused; UDP and ICMP not filtered)"},
 		{"off", 3, "off, NOT ENFORCED: landlock ABI 3 has no TCP rules"},
 		{"allow", 7, "allow: refused with the landlock backend"},
