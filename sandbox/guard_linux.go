@@ -181,19 +181,29 @@ func (g *guard) check(root, p string) bool {
 // directories from the root to it and, for a directory, those of its
 // copy. It reports whether it added a watch.
 func (g *guard) checkKept(k kept) bool {
-	if q, ok := keep(k, g.qdir); ok {
-		g.moved = append(g.moved, q)
-	}
-	added := false
 	rel := strings.TrimPrefix(filepath.Dir(k.path), strings.TrimSuffix(k.root, "/"))
 	cur := k.root
 	dirs := []string{cur}
 	for _, c := range strings.Split(strings.Trim(rel, "/"), "/") {
-		if c != "" {
-			cur = filepath.Join(cur, c)
-			dirs = append(dirs, cur)
+		if c == "" {
+			continue
+		}
+		cur = filepath.Join(cur, c)
+		dirs = append(dirs, cur)
+		// A link or a file on the way (.git swapped for a link to a
+		// copy of the agent's) is moved away as a created protected
+		// name would be: the host's git would follow it.
+		if fi, err := os.Lstat(cur); err == nil && !fi.IsDir() {
+			if q, ok := quarantine(k.root, cur, g.qdir); ok {
+				g.moved = append(g.moved, q)
+			}
+			break
 		}
 	}
+	if q, ok := keep(k, g.qdir); ok {
+		g.moved = append(g.moved, q)
+	}
+	added := false
 	for _, d := range append(dirs, k.copy.dirs(k.path)...) {
 		if fi, err := os.Lstat(d); err == nil && fi.IsDir() && g.watch(d) {
 			added = true
