@@ -181,8 +181,8 @@ func (g *guard) check(root, p string) bool {
 // directories from the root to it and, for a directory, those of its
 // copy. It reports whether it added a watch.
 func (g *guard) checkKept(k kept) bool {
-	rel := strings.TrimPrefix(filepath.Dir(k.path), strings.TrimSuffix(k.root, "/"))
-	cur := k.root
+	rel := strings.TrimPrefix(filepath.Dir(k.Path), strings.TrimSuffix(k.Root, "/"))
+	cur := k.Root
 	dirs := []string{cur}
 	for _, c := range strings.Split(strings.Trim(rel, "/"), "/") {
 		if c == "" {
@@ -194,7 +194,7 @@ func (g *guard) checkKept(k kept) bool {
 		// copy of the agent's) is moved away as a created protected
 		// name would be: the host's git would follow it.
 		if fi, err := os.Lstat(cur); err == nil && !fi.IsDir() {
-			if q, ok := quarantine(k.root, cur, g.qdir); ok {
+			if q, ok := quarantine(k.Root, cur, g.qdir); ok {
 				g.moved = append(g.moved, q)
 			}
 			break
@@ -204,7 +204,7 @@ func (g *guard) checkKept(k kept) bool {
 		g.moved = append(g.moved, q)
 	}
 	added := false
-	for _, d := range append(dirs, k.copy.dirs(k.path)...) {
+	for _, d := range append(dirs, k.Copy.dirs(k.Path)...) {
 		if fi, err := os.Lstat(d); err == nil && fi.IsDir() && g.watch(d) {
 			added = true
 		}

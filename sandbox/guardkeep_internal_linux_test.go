@@ -141,3 +141,56 @@ func checkFile(t *testing.T, p, want string, mode os.FileMode) {
 		t.Errorf("%s: %q, %v; want %q", p, b, err, want)
 	}
 }
+
+// TestKeptRecord (#28): the first sandbox of a workspace records its
+// copies; the last one to end checks the protected paths against them
+// (a change made while a later sandbox still ran is put back when the
+// last ends, not before), and after a killed launcher (its lock dropped,
+// the record left) the next sandbox puts them back before its own copy.
+// Control: the not-last release restores nothing.
+func TestKeptRecord(t *testing.T) {
+	t.Parallel()
+	top := t.TempDir()
+	ws, qdir := filepath.Join(top, "ws"), filepath.Join(top, "q")
+	cfg := filepath.Join(ws, ".git/config")
+	mustWriteT(t, cfg, "[core]\n", 0o644)
+	s := Spec{Workspace: ws, Protect: []Protected{{Path: cfg}}}
+	take := func() *wsLock {
+		t.Helper()
+		l := lockWorkspace(ws)
+		if l == nil {
+			t.Skip("no private directory for locks")
+		}
+		ks, _, err := keptPaths(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shareKept(l, ks, qdir)
+		return l
+	}
+	first := take()
+	second := take()
+	if !first.first || second.first {
+		t.Fatalf("first %v, second %v", first.first, second.first)
+	}
+	mustWriteT(t, cfg, "evil\n", 0o644)
+	if moved := second.release(); len(moved) != 0 {
+		t.Errorf("control: a release that is not the last restored: %v", moved)
+	}
+	checkFile(t, cfg, "evil\n", 0o644)
+	if moved := first.release(); len(moved) != 1 || !moved[0].Restored {
+		t.Errorf("the last release: %v", moved)
+	}
+	checkFile(t, cfg, "[core]\n", 0o644)
+
+	// A killed launcher: its lock goes with it, its record stays.
+	crashed := take()
+	crashed.f.Close()
+	mustWriteT(t, cfg, "evil\n", 0o644)
+	next := lockWorkspace(ws)
+	if len(next.swept) != 1 || !next.swept[0].Restored {
+		t.Errorf("after the crash: %v", next.swept)
+	}
+	checkFile(t, cfg, "[core]\n", 0o644)
+	next.release()
+}

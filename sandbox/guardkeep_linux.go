@@ -6,6 +6,7 @@ package sandbox
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -34,16 +35,16 @@ const keptMax = 32 << 20
 // permission bits, a regular file's content, a link's target, a
 // directory's entries.
 type keptNode struct {
-	mode os.FileMode
-	data []byte
-	link string
-	kids map[string]*keptNode
+	Mode os.FileMode
+	Data []byte
+	Link string
+	Kids map[string]*keptNode
 }
 
 // kept is one existing protected path and its copy.
 type kept struct {
-	root, path string
-	copy       *keptNode
+	Root, Path string
+	Copy       *keptNode
 }
 
 // snapshot copies p without following links; budget is what may still
@@ -56,7 +57,7 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &keptNode{mode: fi.Mode() & (os.ModeType | os.ModePerm)}
+	n := &keptNode{Mode: fi.Mode() & (os.ModeType | os.ModePerm)}
 	switch {
 	case fi.Mode().IsRegular():
 		f, err := os.OpenFile(p, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
@@ -65,17 +66,17 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-			return &keptNode{mode: os.ModeIrregular}, nil // swapped meanwhile: differs
+			return &keptNode{Mode: os.ModeIrregular}, nil // swapped meanwhile: differs
 		}
-		n.data, err = io.ReadAll(io.LimitReader(f, int64(*budget)+1))
+		n.Data, err = io.ReadAll(io.LimitReader(f, int64(*budget)+1))
 		if err != nil {
 			return nil, err
 		}
-		if *budget -= len(n.data); *budget < 0 {
+		if *budget -= len(n.Data); *budget < 0 {
 			return nil, fmt.Errorf("%s: protected paths too large to keep a copy of (%d MiB at most)", p, keptMax>>20)
 		}
 	case fi.Mode()&os.ModeSymlink != 0:
-		if n.link, err = os.Readlink(p); err != nil {
+		if n.Link, err = os.Readlink(p); err != nil {
 			return nil, err
 		}
 	case fi.IsDir():
@@ -83,14 +84,14 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.kids = map[string]*keptNode{}
+		n.Kids = map[string]*keptNode{}
 		for _, e := range ents {
 			k, err := snapshot(filepath.Join(p, e.Name()), budget)
 			if err != nil {
 				return nil, err
 			}
 			if k != nil {
-				n.kids[e.Name()] = k
+				n.Kids[e.Name()] = k
 			}
 		}
 	}
@@ -102,11 +103,11 @@ func (n *keptNode) same(o *keptNode) bool {
 	if n == nil || o == nil {
 		return n == o
 	}
-	if n.mode != o.mode || n.link != o.link || !bytes.Equal(n.data, o.data) || len(n.kids) != len(o.kids) {
+	if n.Mode != o.Mode || n.Link != o.Link || !bytes.Equal(n.Data, o.Data) || len(n.Kids) != len(o.Kids) {
 		return false
 	}
-	for name, k := range n.kids {
-		if !k.same(o.kids[name]) {
+	for name, k := range n.Kids {
+		if !k.same(o.Kids[name]) {
 			return false
 		}
 	}
@@ -115,11 +116,11 @@ func (n *keptNode) same(o *keptNode) bool {
 
 // dirs lists p and the directories below it in the copy, for watches.
 func (n *keptNode) dirs(p string) []string {
-	if n == nil || !n.mode.IsDir() {
+	if n == nil || !n.Mode.IsDir() {
 		return nil
 	}
 	out := []string{p}
-	for name, k := range n.kids {
+	for name, k := range n.Kids {
 		out = append(out, k.dirs(filepath.Join(p, name))...)
 	}
 	return out
@@ -128,23 +129,23 @@ func (n *keptNode) dirs(p string) []string {
 // make creates the copy at name in the directory dir (never following
 // a link: the sandbox may race the launcher there).
 func (n *keptNode) make(dir int, name string) error {
-	perm := uint32(n.mode.Perm())
+	perm := uint32(n.Mode.Perm())
 	switch {
-	case n.mode.IsRegular():
+	case n.Mode.IsRegular():
 		fd, err := unix.Openat(dir, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 		if err != nil {
 			return err
 		}
 		f := os.NewFile(uintptr(fd), name)
-		_, werr := f.Write(n.data)
+		_, werr := f.Write(n.Data)
 		cerr := unix.Fchmod(fd, perm)
 		if err := f.Close(); werr != nil || cerr != nil || err != nil {
 			return errors.Join(werr, cerr, err)
 		}
 		return nil
-	case n.mode&os.ModeSymlink != 0:
-		return unix.Symlinkat(n.link, dir, name)
-	case n.mode.IsDir():
+	case n.Mode&os.ModeSymlink != 0:
+		return unix.Symlinkat(n.Link, dir, name)
+	case n.Mode.IsDir():
 		if err := unix.Mkdirat(dir, name, 0o700); err != nil {
 			return err
 		}
@@ -153,7 +154,7 @@ func (n *keptNode) make(dir int, name string) error {
 			return err
 		}
 		defer unix.Close(fd)
-		for k, c := range n.kids {
+		for k, c := range n.Kids {
 			if err := c.make(fd, k); err != nil {
 				return err
 			}
@@ -168,19 +169,19 @@ func (n *keptNode) make(dir int, name string) error {
 // what it did, if anything.
 func keep(k kept, qdir string) (Quarantined, bool) {
 	budget := keptMax
-	now, err := snapshot(k.path, &budget)
-	if err == nil && k.copy.same(now) {
+	now, err := snapshot(k.Path, &budget)
+	if err == nil && k.Copy.same(now) {
 		return Quarantined{}, false
 	}
-	q := Quarantined{Path: k.path, Restored: true}
+	q := Quarantined{Path: k.Path, Restored: true}
 	if now != nil || err != nil {
-		moved, ok := quarantine(k.root, k.path, qdir)
+		moved, ok := quarantine(k.Root, k.Path, qdir)
 		if !ok {
 			return Quarantined{}, false
 		}
 		q.To = moved.To
 	}
-	dir, err := openBelow(k.root, filepath.Dir(k.path))
+	dir, err := openBelow(k.Root, filepath.Dir(k.Path))
 	if err != nil {
 		return Quarantined{}, false // the directory itself is gone: nothing to restore into
 	}
@@ -188,17 +189,17 @@ func keep(k kept, qdir string) (Quarantined, bool) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
 	tmp := ".lite-sandbox-restore-" + hex.EncodeToString(rnd[:])
-	if err := k.copy.make(dir, tmp); err != nil {
+	if err := k.Copy.make(dir, tmp); err != nil {
 		os.RemoveAll(fmt.Sprintf("/proc/self/fd/%d/%s", dir, tmp))
 		return Quarantined{}, false
 	}
-	name := filepath.Base(k.path)
+	name := filepath.Base(k.Path)
 	for range 8 {
 		if unix.Renameat2(dir, tmp, dir, name, unix.RENAME_NOREPLACE) == nil {
 			return q, true
 		}
 		// Made again meanwhile: that goes to the quarantine too.
-		if _, ok := quarantine(k.root, k.path, qdir); !ok {
+		if _, ok := quarantine(k.Root, k.Path, qdir); !ok {
 			break
 		}
 	}
@@ -224,7 +225,7 @@ func keptPaths(s Spec) ([]kept, []Mount, error) {
 			return nil, nil, fmt.Errorf("protected path %s: %w", pr.Path, err)
 		}
 		if c != nil {
-			ks = append(ks, kept{root: ws, path: pr.Path, copy: c})
+			ks = append(ks, kept{Root: ws, Path: pr.Path, Copy: c})
 			continue
 		}
 		rel := strings.TrimPrefix(pr.Path, strings.TrimSuffix(ws, "/")+"/")
@@ -236,4 +237,86 @@ func keptPaths(s Spec) ([]kept, []Mount, error) {
 		missing = append(missing, Mount{Kind: Guard, Src: ws, Dst: pr.Path})
 	}
 	return ks, missing, nil
+}
+
+// keptFile is the copies the first sandbox of a workspace took, left
+// beside the workspace's lock file (the user's private directory).
+type keptFile struct {
+	Qdir string
+	Kept []kept
+}
+
+// keptRecord is the copies' record beside the placeholder record.
+func keptRecord(record string) string {
+	return strings.TrimSuffix(record, ".placeholders") + ".kept"
+}
+
+// shareKept returns the copies this sandbox holds its paths to. The
+// first sandbox of the workspace records its own; a later one takes the
+// first's for the paths both have: two guards with different copies
+// would undo each other's restores, and a copy taken in another
+// sandbox's window would be the changed version.
+func shareKept(l *wsLock, ks []kept, qdir string) []kept {
+	rec := keptRecord(l.record)
+	if l.first {
+		if len(ks) > 0 {
+			writeKept(rec, keptFile{Qdir: qdir, Kept: ks})
+		}
+		return ks
+	}
+	kf, err := readKept(rec)
+	if err != nil {
+		return ks
+	}
+	for i := range ks {
+		for _, o := range kf.Kept {
+			if o.Path == ks[i].Path && o.Root == ks[i].Root {
+				ks[i].Copy = o.Copy
+			}
+		}
+	}
+	return ks
+}
+
+// checkRecordedKept puts back what differs from the recorded copies and
+// removes the record: the last sandbox of a workspace calls it, and the
+// first after a launcher was killed.
+func checkRecordedKept(rec string) []Quarantined {
+	kf, err := readKept(rec)
+	if err != nil {
+		return nil
+	}
+	var out []Quarantined
+	for _, k := range kf.Kept {
+		if !filepath.IsAbs(k.Root) || !Below(k.Path, k.Root) || k.Copy == nil {
+			continue
+		}
+		if q, ok := keep(k, kf.Qdir); ok {
+			out = append(out, q)
+		}
+	}
+	os.Remove(rec)
+	return out
+}
+
+func writeKept(rec string, kf keptFile) {
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(kf) != nil {
+		return
+	}
+	tmp := rec + ".tmp"
+	if os.WriteFile(tmp, b.Bytes(), 0o600) == nil {
+		os.Rename(tmp, rec)
+	}
+}
+
+func readKept(rec string) (keptFile, error) {
+	var kf keptFile
+	f, err := os.Open(rec)
+	if err != nil {
+		return kf, err
+	}
+	defer f.Close()
+	err = gob.NewDecoder(io.LimitReader(f, 2*keptMax)).Decode(&kf)
+	return kf, err
 }

@@ -87,10 +87,6 @@ func prepareLandlock(s Spec, argv []string) (*Prepared, error) {
 	if err != nil {
 		return nil, &SetupError{Op: "layout", Err: err}
 	}
-	ks, missing, err := keptPaths(s)
-	if err != nil {
-		return nil, &SetupError{Op: "guard", Err: err}
-	}
 	mounts = unprotectWorkspace(s, mounts)
 	tmp, err := os.MkdirTemp("", "lite-sandbox-tmp-")
 	if err != nil {
@@ -100,31 +96,49 @@ func prepareLandlock(s Spec, argv []string) (*Prepared, error) {
 	args := append([]string{argv[0], confine.Command}, ll.Args()...)
 	args = append(args, argv[2:]...)
 	p := &Prepared{Path: argv[0], Args: args, Mounts: mounts}
+	if err := guardLandlock(s, p); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	release := p.release
+	p.release = func() {
+		release()
+		os.RemoveAll(tmp)
+	}
+	return p, nil
+}
+
+// guardLandlock takes the workspace's lock (after the sweep of a crashed
+// sandbox's leftovers, so that the copies are of what is restored),
+// copies the workspace's protected paths (or takes the first sandbox's
+// copies) and starts their guard; p's release stops it and releases the
+// lock.
+func guardLandlock(s Spec, p *Prepared) error {
 	lock := lockWorkspace(s.Workspace)
-	record := ""
-	if lock != nil {
-		record, p.quarantined = lock.record, lock.swept
-	}
 	qdir := quarantineDir(s.Home, s.Workspace)
-	if record != "" {
-		recordGuarded(missing, qdir, guardRecord(record))
+	ks, missing, err := keptPaths(s)
+	if err == nil && lock != nil {
+		p.quarantined = lock.swept
+		ks = shareKept(lock, ks, qdir)
+		recordGuarded(missing, qdir, guardRecord(lock.record))
 	}
-	g, err := startKeeping(missing, ks, qdir)
+	var g *guard
+	if err == nil {
+		g, err = startKeeping(missing, ks, qdir)
+	}
 	if err != nil {
 		if lock != nil {
 			lock.release()
 		}
-		os.RemoveAll(tmp)
-		return nil, &SetupError{Op: "guard", Err: err}
+		return &SetupError{Op: "guard", Err: err}
 	}
 	p.release = func() {
 		p.quarantined = append(p.quarantined, g.stop()...)
 		if lock != nil {
 			p.quarantined = append(p.quarantined, lock.release()...)
 		}
-		os.RemoveAll(tmp)
 	}
-	return p, nil
+	return nil
 }
 
 // unprotectWorkspace drops the mounts that keep protected paths inside
