@@ -12,13 +12,17 @@ type Quarantined struct {
 	// Restored: the path existed, was changed, replaced or removed, and
 	// the launcher's copy from the start was put back (Landlock backend).
 	Restored bool
+	// Gone: what was restored had been removed (nothing to quarantine).
+	Gone bool
 }
 
 // String is the line a caller shows.
 func (q Quarantined) String() string {
 	if q.Restored {
-		to := "it was removed"
-		if q.To != "" {
+		to := "the changed version was removed (the quarantine is on another file system)"
+		if q.Gone {
+			to = "it had been removed"
+		} else if q.To != "" {
 			to = "the changed version was moved to " + printable(q.To)
 		}
 		return fmt.Sprintf("%s is a protected path and was changed while a sandbox of the workspace ran: restored from the copy taken at start; %s (docs/limits.md, \"Protected paths under the Landlock backend\")",

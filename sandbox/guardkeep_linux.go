@@ -173,7 +173,7 @@ func keep(k kept, qdir string) (Quarantined, bool) {
 	if err == nil && k.Copy.same(now) {
 		return Quarantined{}, false
 	}
-	q := Quarantined{Path: k.Path, Restored: true}
+	q := Quarantined{Path: k.Path, Restored: true, Gone: now == nil && err == nil}
 	if now != nil || err != nil {
 		moved, ok := quarantine(k.Root, k.Path, qdir)
 		if !ok {

@@ -135,3 +135,73 @@ func checkRestoredLine(t *testing.T, errs, p, rel string) {
 	}
 	t.Errorf("no restore line for %s:\n%s", p, errs)
 }
+
+// landlockGitEscapeScript tries classes 12 and 36 under Landlock: a
+// commondir planted in .git (a redirect to a git directory with
+// core.fsmonitor), then .git renamed away and a new one made with a
+// hook of its own, then .git replaced by a link to a changed copy.
+const landlockGitEscapeScript = `echo "$TMPDIR/evil" > .git/commondir && echo WROTE-commondir
+wait_for() { i=0; until eval "$1"; do i=$((i+1)); [ $i -lt 3000 ] || { echo "STUCK $2"; return; }; sleep 0.01; done; echo "$2"; }
+wait_for '[ ! -e .git/commondir ]' commondir-gone
+mv .git .g && mkdir -p .git/hooks && echo 'echo pwned' > .git/hooks/pre-commit && echo WROTE-renamed
+wait_for 'cmp -s .git/hooks/pre-commit .g/hooks/pre-commit' renamed-hook-restored
+cp -r .g .g2 && echo 'echo pwned' > .g2/hooks/pre-commit && mv .git .g3 && ln -s .g2 .git && echo WROTE-link
+wait_for '[ ! -L .git ]' link-gone
+`
+
+// TestLandlockGitEscapes (#28; classes 12, 36): under the Landlock
+// backend in the simulated container, as root and as nobody, a planted
+// .git/commondir is moved to the quarantine, a .git renamed away and
+// made again with a hook gets the original hook back, and a .git
+// replaced by a link is moved away; the host's hook is byte-identical
+// at the end (in .git or, after the link, in the quarantine's copy
+// of .git's directory) and each is reported. The control: the script's
+// own WROTE- lines (each write landed inside before the guard acted).
+func TestLandlockGitEscapes(t *testing.T) {
+	t.Parallel()
+	if confine.Probe().LandlockABI < 1 {
+		t.Skip("no Landlock on this kernel")
+	}
+	for _, p := range []string{"setpriv", "git", "cmp"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skip("needs " + p)
+		}
+	}
+	users(t, func(t *testing.T, e *env) {
+		e.hostGit("init", "-q")
+		e.write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n")
+		e.write("escape.sh", landlockGitEscapeScript)
+		out, errs, code := e.container("run", "--sandbox", "on", "--", "sh", "escape.sh")
+		if code != 0 || !strings.Contains(errs, "lite-sandbox: landlock backend (ABI ") {
+			t.Fatalf("container run: exit %d, not under landlock:\n%s%s", code, out, errs)
+		}
+		for _, want := range []string{"WROTE-commondir", "commondir-gone", "WROTE-renamed", "renamed-hook-restored", "WROTE-link", "link-gone"} {
+			if !strings.Contains(out, want+"\n") {
+				t.Errorf("no %q in the output:\n%s%s", want, out, errs)
+			}
+		}
+		if strings.Contains(out, "STUCK") {
+			t.Errorf("the guard did not act while the command ran:\n%s", out)
+		}
+		git := filepath.Join(e.ws, ".git")
+		if fi, err := os.Lstat(git); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			t.Errorf(".git is a link on the host")
+		}
+		if _, err := os.Lstat(filepath.Join(git, "commondir")); err == nil {
+			t.Errorf(".git/commondir exists on the host")
+		}
+		for _, want := range []string{
+			filepath.Join(git, "commondir") + " is a protected path and appeared while a sandbox of the workspace ran: moved to ",
+			filepath.Join(git, "hooks") + " is a protected path and was changed while a sandbox of the workspace ran: restored",
+			git + " is a protected path and appeared while a sandbox of the workspace ran: moved to ",
+		} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("no line %q:\n%s", want, errs)
+			}
+		}
+		// Nowhere on the host a hook that says pwned in .git.
+		if b, err := os.ReadFile(filepath.Join(git, "hooks", "pre-commit")); err == nil && strings.Contains(string(b), "pwned") {
+			t.Errorf("the host's .git/hooks/pre-commit holds the sandbox's hook")
+		}
+	})
+}
