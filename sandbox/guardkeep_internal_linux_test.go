@@ -28,8 +28,9 @@ func TestKeepRestores(t *testing.T) {
 		{"rewritten", func(ws string) error { return os.WriteFile(filepath.Join(ws, ".git/config"), []byte("evil"), 0o644) }, ".git/config"},
 		{"chmod", func(ws string) error { return os.Chmod(filepath.Join(ws, ".git/config"), 0o777) }, ".git/config"},
 		{"link", func(ws string) error {
+			// Atomically: the guard runs meanwhile.
 			p := filepath.Join(ws, ".git/config")
-			return errJoin(os.Remove(p), os.Symlink("/etc/passwd", p))
+			return errJoin(os.Symlink("/etc/passwd", p+".new"), os.Rename(p+".new", p))
 		}, ".git/config"},
 		{"removed", func(ws string) error { return os.Remove(filepath.Join(ws, ".git/config")) }, ".git/config"},
 		{"hook added", func(ws string) error {
