@@ -139,11 +139,13 @@ func checkRestoredLine(t *testing.T, errs, p, rel string) {
 // landlockGitEscapeScript tries classes 12 and 36 under Landlock: a
 // commondir planted in .git (a redirect to a git directory with
 // core.fsmonitor), then .git renamed away and a new one made with a
-// hook of its own, then .git replaced by a link to a changed copy.
+// hook of its own (the guard may take the new hooks directory away
+// before the hook is written), then .git replaced by a link to a
+// changed copy.
 const landlockGitEscapeScript = `echo "$TMPDIR/evil" > .git/commondir && echo WROTE-commondir
 wait_for() { i=0; until eval "$1"; do i=$((i+1)); [ $i -lt 3000 ] || { echo "STUCK $2"; return; }; sleep 0.01; done; echo "$2"; }
 wait_for '[ ! -e .git/commondir ]' commondir-gone
-mv .git .g && mkdir -p .git/hooks && echo 'echo pwned' > .git/hooks/pre-commit && echo WROTE-renamed
+mv .git .g && echo WROTE-renamed && mkdir -p .git/hooks && echo 'echo pwned' > .git/hooks/pre-commit
 wait_for 'cmp -s .git/hooks/pre-commit .g/hooks/pre-commit' renamed-hook-restored
 cp -r .g .g2 && echo 'echo pwned' > .g2/hooks/pre-commit && mv .git .g3 && ln -s .g2 .git && echo WROTE-link
 wait_for '[ ! -L .git ]' link-gone
