@@ -32,6 +32,8 @@ import (
 // guard watches the guarded paths of one sandbox.
 type guard struct {
 	paths []Mount // Guard mounts: Src the root, Dst the path
+	kept  []kept  // existing protected paths and their copies (Landlock)
+	mask  uint32
 	qdir  string
 	in    int // inotify descriptor
 	wake  int // eventfd that stops the loop
@@ -45,12 +47,22 @@ type guard struct {
 
 const guardMask = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
 
+// keepMask adds what changes an existing file: a write, its end, a
+// chmod, a removal or a rename away.
+const keepMask = guardMask | unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_ATTRIB | unix.IN_DELETE | unix.IN_MOVED_FROM
+
 // startGuard starts guarding paths; it has swept once when it returns.
 // It fails when inotify or a first watch cannot be had (the limits
 // fs.inotify.max_user_instances and max_user_watches): the sandbox is
 // refused rather than started with a protected path unguarded.
 func startGuard(paths []Mount, qdir string) (*guard, error) {
-	if len(paths) == 0 {
+	return startKeeping(paths, nil, qdir)
+}
+
+// startKeeping is [startGuard] that also holds existing protected paths
+// to their copies (see guardkeep_linux.go).
+func startKeeping(paths []Mount, ks []kept, qdir string) (*guard, error) {
+	if len(paths) == 0 && len(ks) == 0 {
 		return nil, nil
 	}
 	in, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
@@ -62,7 +74,10 @@ func startGuard(paths []Mount, qdir string) (*guard, error) {
 		unix.Close(in)
 		return nil, fmt.Errorf("guard of protected paths: eventfd: %w", err)
 	}
-	g := &guard{paths: paths, qdir: qdir, in: in, wake: wake, done: make(chan struct{}), watched: map[[2]uint64]bool{}}
+	g := &guard{paths: paths, kept: ks, mask: guardMask, qdir: qdir, in: in, wake: wake, done: make(chan struct{}), watched: map[[2]uint64]bool{}}
+	if len(ks) > 0 {
+		g.mask = keepMask
+	}
 	g.sweep()
 	if g.err != nil {
 		unix.Close(in)
@@ -121,6 +136,11 @@ func (g *guard) sweep() {
 				added = true
 			}
 		}
+		for _, k := range g.kept {
+			if g.checkKept(k) {
+				added = true
+			}
+		}
 		if !added {
 			return
 		}
@@ -157,6 +177,41 @@ func (g *guard) check(root, p string) bool {
 	return false
 }
 
+// checkKept restores k if it differs from its copy, and watches the
+// directories from the root to it and, for a directory, those of its
+// copy. It reports whether it added a watch.
+func (g *guard) checkKept(k kept) bool {
+	rel := strings.TrimPrefix(filepath.Dir(k.Path), strings.TrimSuffix(k.Root, "/"))
+	cur := k.Root
+	dirs := []string{cur}
+	for _, c := range strings.Split(strings.Trim(rel, "/"), "/") {
+		if c == "" {
+			continue
+		}
+		cur = filepath.Join(cur, c)
+		dirs = append(dirs, cur)
+		// A link or a file on the way (.git swapped for a link to a
+		// copy of the agent's) is moved away as a created protected
+		// name would be: the host's git would follow it.
+		if fi, err := os.Lstat(cur); err == nil && !fi.IsDir() {
+			if q, ok := quarantine(k.Root, cur, g.qdir); ok {
+				g.moved = append(g.moved, q)
+			}
+			break
+		}
+	}
+	if q, ok := keep(k, g.qdir); ok {
+		g.moved = append(g.moved, q)
+	}
+	added := false
+	for _, d := range append(dirs, k.Copy.dirs(k.Path)...) {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() && g.watch(d) {
+			added = true
+		}
+	}
+	return added
+}
+
 // watch adds an inotify watch on dir unless that directory (by device
 // and inode: a directory renamed away and another made at its name are
 // two) is watched already.
@@ -169,7 +224,7 @@ func (g *guard) watch(dir string) bool {
 	if g.watched[key] {
 		return false
 	}
-	if _, err := unix.InotifyAddWatch(g.in, dir, guardMask); err != nil {
+	if _, err := unix.InotifyAddWatch(g.in, dir, g.mask); err != nil {
 		if g.err == nil && g.in >= 0 {
 			g.err = fmt.Errorf("watch %s: %w", dir, err)
 		}

@@ -61,8 +61,11 @@ func withLandlock(b Backend, err error) (Backend, error) {
 // prepareLandlock is [Prepare] for the Landlock backend: argv must be
 // the confinement step's ([confine.Argv]); the policy goes into its
 // arguments. The layout is bwrap's, turned into Landlock grants
-// ([landlockPolicy]); no placeholder is made. Done removes the temp
-// directory that stands in for /tmp.
+// ([landlockPolicy]), with the workspace writable as a whole and its
+// protected paths held by the launcher's guard ([unprotectWorkspace]);
+// no placeholder is made. Done stops the guard (a last check), releases
+// the workspace's lock and removes the temp directory that stands in
+// for /tmp.
 func prepareLandlock(s Spec, argv []string) (*Prepared, error) {
 	if err := checkCommand(s, argv); err != nil {
 		return nil, err
@@ -84,6 +87,7 @@ func prepareLandlock(s Spec, argv []string) (*Prepared, error) {
 	if err != nil {
 		return nil, &SetupError{Op: "layout", Err: err}
 	}
+	mounts = unprotectWorkspace(s, mounts)
 	tmp, err := os.MkdirTemp("", "lite-sandbox-tmp-")
 	if err != nil {
 		return nil, &SetupError{Op: "temp dir", Err: err}
@@ -91,8 +95,75 @@ func prepareLandlock(s Spec, argv []string) (*Prepared, error) {
 	ll := landlockPolicy(mounts, tmp, s.Network)
 	args := append([]string{argv[0], confine.Command}, ll.Args()...)
 	args = append(args, argv[2:]...)
-	return &Prepared{Path: argv[0], Args: args, Mounts: mounts,
-		release: func() { os.RemoveAll(tmp) }}, nil
+	p := &Prepared{Path: argv[0], Args: args, Mounts: mounts}
+	if err := guardLandlock(s, p); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	release := p.release
+	p.release = func() {
+		release()
+		os.RemoveAll(tmp)
+	}
+	return p, nil
+}
+
+// guardLandlock takes the workspace's lock (after the sweep of a crashed
+// sandbox's leftovers, so that the copies are of what is restored),
+// copies the workspace's protected paths (or takes the first sandbox's
+// copies) and starts their guard; p's release stops it and releases the
+// lock.
+func guardLandlock(s Spec, p *Prepared) error {
+	lock := lockWorkspace(s.Workspace)
+	qdir := quarantineDir(s.Home, s.Workspace)
+	ks, missing, err := keptPaths(s)
+	if err == nil && lock != nil {
+		p.quarantined = lock.swept
+		ks = shareKept(lock, ks, qdir)
+		recordGuarded(missing, qdir, guardRecord(lock.record))
+	}
+	var g *guard
+	if err == nil {
+		g, err = startKeeping(missing, ks, qdir)
+	}
+	if err != nil {
+		if lock != nil {
+			lock.release()
+		}
+		return &SetupError{Op: "guard", Err: err}
+	}
+	p.release = func() {
+		p.quarantined = append(p.quarantined, g.stop()...)
+		if lock != nil {
+			p.quarantined = append(p.quarantined, lock.release()...)
+		}
+	}
+	return nil
+}
+
+// unprotectWorkspace drops the mounts that keep protected paths inside
+// the workspace read-only (their binds, placeholders and guards): under
+// Landlock the workspace is writable as one hierarchy, so that new
+// files can be made at its root and git can write .git, and the
+// launcher's guard holds those paths instead ([keptPaths]). Protected
+// paths outside the workspace (a linked worktree's common directory)
+// stay read-only grants.
+func unprotectWorkspace(s Spec, ms []Mount) []Mount {
+	ws := s.Workspace
+	return slices.DeleteFunc(slices.Clone(ms), func(m Mount) bool {
+		if m.Dst == ws || !Within(m.Dst, ws) {
+			return false
+		}
+		switch m.Kind {
+		case ROBind, RemountRO, PlaceholderDir, PlaceholderFile, Guard:
+		default:
+			return false
+		}
+		if m.Kind == ROBind && m.Src != m.Dst {
+			return false
+		}
+		return slices.ContainsFunc(s.Protect, func(pr Protected) bool { return Within(pr.Path, m.Dst) })
+	})
 }
 
 // Access levels of a Landlock grant, ordered.

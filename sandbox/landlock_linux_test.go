@@ -80,3 +80,41 @@ func TestLandlockPolicyNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestLandlockWorkspaceWritable (#28, #31): with the workspace's
+// protected paths taken out ([unprotectWorkspace]; the guard holds
+// them) the workspace is one read-write grant, so new files can be made
+// at its root and in .git; a protected path outside the workspace (a
+// linked worktree's common directory) and a mask inside it stay.
+func TestLandlockWorkspaceWritable(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	ws, common := filepath.Join(root, "ws"), filepath.Join(root, "main.git")
+	for _, d := range []string{ws + "/.git/hooks", ws + "/secret", ws + "/src", common + "/hooks"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := Spec{Workspace: ws, Protect: []Protected{{Path: ws + "/.git/hooks", Dir: true}, {Path: ws + "/.git/config"}, {Path: ws + "/.envrc"}}}
+	ms := []Mount{{Kind: Bind, Src: ws, Dst: ws}, {Kind: Bind, Src: ws + "/.git", Dst: ws + "/.git"},
+		{Kind: ROBind, Src: ws + "/.git/hooks", Dst: ws + "/.git/hooks"}, {Kind: RemountRO, Dst: ws + "/.git/config"},
+		{Kind: Guard, Src: ws, Dst: ws + "/.envrc"}, {Kind: MaskDir, Dst: ws + "/secret"},
+		{Kind: Bind, Src: root, Dst: root}, {Kind: ROBind, Src: common + "/hooks", Dst: common + "/hooks"},
+		{Kind: Tmpfs, Dst: "/tmp"}}
+	got := landlockPolicy(unprotectWorkspace(s, ms), "TMP", NetworkOpen)
+	for _, p := range []string{ws + "/.git", ws + "/.git/hooks", ws + "/.git/config", ws + "/src"} {
+		if slices.Contains(got.RO, p) {
+			t.Errorf("%s is read-only: %v", p, got.RO)
+		}
+	}
+	if !slices.Contains(got.RO, common+"/hooks") || slices.Contains(got.RW, root) {
+		t.Errorf("the common directory's hooks are not read-only: ro %v rw %v", got.RO, got.RW)
+	}
+	if !slices.Contains(got.RW, ws+"/src") || slices.Contains(got.RW, ws+"/secret") {
+		t.Errorf("rw %v: want the workspace's entries, not the masked one", got.RW)
+	}
+	// Control: without unprotectWorkspace the protected paths split it.
+	if ctl := landlockPolicy(ms, "TMP", NetworkOpen); !slices.Contains(ctl.RO, ws+"/.git/hooks") {
+		t.Errorf("control: .git/hooks not read-only without it: %v", ctl.RO)
+	}
+}

@@ -31,6 +31,7 @@ type wsLock struct {
 	record  string // the placeholder record
 	guarded string // the guarded paths' record (guard_linux.go)
 	swept   []Quarantined
+	first   bool // no other sandbox of the workspace held it
 }
 
 // lockWorkspace takes a shared lock on the workspace's lock file in the
@@ -56,6 +57,8 @@ func lockWorkspace(ws string) *wsLock {
 		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && sameFile(f, l.path) {
 			cleanRecorded(l.record)
 			l.swept = append(l.swept, sweepRecorded(l.guarded)...)
+			l.swept = append(l.swept, checkRecordedKept(keptRecord(l.record))...)
+			l.first = true
 		}
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_SH); err != nil {
 			f.Close()
@@ -87,6 +90,7 @@ func (l *wsLock) release() []Quarantined {
 	}
 	cleanRecorded(l.record)
 	moved := sweepRecorded(l.guarded)
+	moved = append(moved, checkRecordedKept(keptRecord(l.record))...)
 	if sameFile(l.f, l.path) {
 		os.Remove(l.path)
 	}

@@ -88,7 +88,7 @@ func LandlockLacks(abi int) []string {
 		"no private /tmp (a session directory and TMPDIR instead)",
 		"host processes visible (no PID namespace; signals and ptrace still confined)",
 		"no fresh /proc (the host's, read-only)",
-		"protected paths inside the workspace are kept read-only only by leaving their parent directory read-only: new entries cannot be made there (the workspace root, .git)",
+		"protected paths inside the workspace not read-only: the launcher's guard puts each back from its copy (or quarantines a new one) right after a change, with a window",
 		"file metadata (stat) of hidden paths readable",
 		"UDP and ICMP not filtered",
 		"no System V IPC (refused by seccomp: the host's)",
