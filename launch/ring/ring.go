@@ -38,6 +38,10 @@ type Input struct {
 	Agent  agents.Agent
 	Info   agents.Session
 	Policy *policy.Policy
+	// Spec is the session's command sandbox spec, the launch's one
+	// (built and completed from the host once per launch, #29): the
+	// ring shows the same system view, protected paths and deny list.
+	Spec   sandbox.Spec
 	Argv0  string    // the agent's program
 	DryRun bool      // creates nothing
 	Warn   io.Writer // where the spec says what it could not set up, or nil
@@ -48,8 +52,8 @@ type Input struct {
 }
 
 // NewInput is an Input with the adapter's state asked once.
-func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 string, warn io.Writer) Input {
-	in := Input{Agent: a, Info: info, Policy: p, Argv0: argv0, Warn: warn}
+func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, spec sandbox.Spec, argv0 string, warn io.Writer) Input {
+	in := Input{Agent: a, Info: info, Policy: p, Spec: spec, Argv0: argv0, Warn: warn}
 	if so, ok := a.(agents.StateOwner); ok {
 		st := so.State(info)
 		in.State = &st
@@ -119,13 +123,9 @@ func createState(st agents.State) {
 // the session directory.
 func ringSpec(in Input) (sandbox.RingSpec, error) {
 	info := in.Info
-	spec, err := in.Policy.SandboxSpec(info.Workspace, info.Home, "")
-	if err != nil {
-		return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
-	}
 	shim := contract.FindShimBinary(info.Exe)
 	r := sandbox.RingSpec{
-		Command: spec,
+		Command: in.Spec.Clone(),
 		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
 		Exe:     shim,
@@ -346,7 +346,6 @@ func Print(w io.Writer, in Input) error {
 	if err != nil {
 		return err
 	}
-	sandbox.DetectHost(&r.Command)
 	ms, err := sandbox.RingLayout(r, sandbox.OSFS{})
 	if err != nil {
 		return fmt.Errorf("dry run: %w", err)

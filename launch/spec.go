@@ -1,0 +1,42 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+package launch
+
+import (
+	"fmt"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims/policy"
+)
+
+// launchSpec is the launch's one sandbox spec (#29): built from the
+// policy and completed from the host ([sandbox.DetectHost]: the
+// workspace's git state, read with one git call) once, when the launch
+// starts. The adapter's file rules, the session's worker and the agent
+// ring each get a clone of it, so the three agree on what is protected
+// and the host is not read three times.
+type launchSpec struct {
+	spec sandbox.Spec
+	// err is the policy's paths that the sandbox rejects: reported by
+	// whatever needs the spec (a launch without a sandbox does not).
+	err error
+}
+
+// newLaunchSpec builds the launch's spec for workspace and home.
+func newLaunchSpec(p *policy.Policy, workspace, home string) launchSpec {
+	spec, err := p.SandboxSpec(workspace, home, "")
+	if err != nil {
+		return launchSpec{err: fmt.Errorf("launch: %w", err)}
+	}
+	sandbox.DetectHost(&spec)
+	return launchSpec{spec: spec}
+}
+
+// get is a clone of the spec, or the error that prevented it.
+func (l launchSpec) get() (sandbox.Spec, error) {
+	if l.err != nil {
+		return sandbox.Spec{}, l.err
+	}
+	return l.spec.Clone(), nil
+}
