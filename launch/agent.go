@@ -104,6 +104,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		}
 		defer s.Close()
 		info.Dir = s.Dir
+		ls.shareGitHome(s)
 	} else {
 		d, err := shimOnlyDir(info.Exe)
 		if err != nil {

@@ -125,6 +125,9 @@ type Session struct {
 	// with the session.
 	approve *approval.Server
 	token   string // the worker's token, "" without Options.Judge
+	// gitSpec holds, in its GitHome, the session's copy of the user's
+	// git configuration (prepareWorker), which the agent ring binds too.
+	gitSpec sandbox.Spec
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers

@@ -20,6 +20,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/launch/ring"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -242,6 +244,14 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		// point as a per-command sandbox; every command inherits it.
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
 		s.serveGoCache(&spec, wexe) // serves __gocacheprog (a test's worker may not)
+	}
+	// The sanitized copy of the user's git configuration, once per
+	// session, in its directory (read-only in the rings): the agent ring
+	// binds the same file (GitHome, RunAgent), so git's global
+	// configuration is read once per launch (#29). Without it the
+	// worker's Prepare makes its own.
+	if sandbox.WriteGitHome(&spec, filepath.Join(s.Dir, ring.GitConfigName)) == nil {
+		s.gitSpec.GitHome = spec.GitHome
 	}
 	prep, dropEvents, err := prepareWithGitEvents(o.Backend, spec, s.Dir, append([]string{wexe}, args...))
 	if err != nil {

@@ -40,3 +40,10 @@ func (l launchSpec) get() (sandbox.Spec, error) {
 	}
 	return l.spec.Clone(), nil
 }
+
+// shareGitHome makes the spec's users bind the session's copy of the
+// user's git configuration (made when s opened), so that git's global
+// configuration is read once per launch.
+func (l *launchSpec) shareGitHome(s *Session) {
+	l.spec.GitHome = s.gitSpec.GitHome
+}

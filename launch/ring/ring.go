@@ -85,15 +85,19 @@ func gitIdentity(r *sandbox.RingSpec, in Input) error {
 	if in.DryRun {
 		return nil
 	}
-	if err := sandbox.WriteGitHome(&r.Command, filepath.Join(in.Info.Dir, ringGitConfig)); err != nil {
+	if r.Command.GitHome.Config != "" {
+		return nil // the session's copy (launch.Open), bound by its worker too
+	}
+	if err := sandbox.WriteGitHome(&r.Command, filepath.Join(in.Info.Dir, GitConfigName)); err != nil {
 		return fmt.Errorf("launch: ring: %w", err)
 	}
 	return nil
 }
 
-// ringGitConfig is the session's file holding the ring's copy of the
-// user's git configuration ([sandbox.WriteGitHome]).
-const ringGitConfig = "gitconfig"
+// GitConfigName is the session's file holding the sanitized copy of the
+// user's git configuration ([sandbox.WriteGitHome]) that the worker's
+// sandbox and the ring bind at ~/.gitconfig.
+const GitConfigName = "gitconfig"
 
 // createState makes the state the agent would create on a first run and
 // cannot create in the ring. Failures are left to the agent to report.
