@@ -191,3 +191,11 @@ func stopAfter(done <-chan struct{}, stop func()) {
 	<-done
 	stop()
 }
+
+// writeFile writes a private file of the session.
+func writeFile(name string, data []byte) error {
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	return nil
+}

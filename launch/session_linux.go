@@ -20,8 +20,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
-	"github.com/lite-sandbox/lite-sandbox/launch/ring"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -245,14 +243,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
 		s.serveGoCache(&spec, wexe) // serves __gocacheprog (a test's worker may not)
 	}
-	// The sanitized copy of the user's git configuration, once per
-	// session, in its directory (read-only in the rings): the agent ring
-	// binds the same file (GitHome, RunAgent), so git's global
-	// configuration is read once per launch (#29). Without it the
-	// worker's Prepare makes its own.
-	if sandbox.WriteGitHome(&spec, filepath.Join(s.Dir, ring.GitConfigName)) == nil {
-		s.gitSpec.GitHome = spec.GitHome
-	}
+	s.copyGitHome(&spec)
 	prep, dropEvents, err := prepareWithGitEvents(o.Backend, spec, s.Dir, append([]string{wexe}, args...))
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
@@ -266,14 +257,6 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 	s.env = append(slices.Clip(s.env), egressEnv...)
 	if s.token != "" {
 		s.env = append(s.env, worker.EnvToken+"="+s.token)
-	}
-	return nil
-}
-
-// writeFile writes a private file of the session.
-func writeFile(name string, data []byte) error {
-	if err := os.WriteFile(name, data, 0o600); err != nil {
-		return fmt.Errorf("session: %w", err)
 	}
 	return nil
 }

@@ -5,7 +5,9 @@ package launch
 
 import (
 	"fmt"
+	"path/filepath"
 
+	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -46,4 +48,15 @@ func (l launchSpec) get() (sandbox.Spec, error) {
 // configuration is read once per launch.
 func (l *launchSpec) shareGitHome(s *Session) {
 	l.spec.GitHome = s.gitSpec.GitHome
+}
+
+// copyGitHome makes the sanitized copy of the user's git configuration
+// once per session, in its directory (read-only in the rings), and
+// fills spec with it: the agent ring binds the same file
+// (shareGitHome), so git's global configuration is read once per launch
+// (#29). Without it the worker's Prepare makes its own.
+func (s *Session) copyGitHome(spec *sandbox.Spec) {
+	if sandbox.WriteGitHome(spec, filepath.Join(s.Dir, ring.GitConfigName)) == nil {
+		s.gitSpec.GitHome = spec.GitHome
+	}
 }
