@@ -63,12 +63,12 @@ func (e *NotInstalledError) Unwrap() error { return e.Err }
 // shim: on a pty when stdin is a terminal, with plain stdio otherwise. It closes the session on every
 // path and returns the agent's exit status.
 func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
-	info, environ, err := sessionInfo(ctx, o)
+	info, environ, ls, err := sessionInfo(ctx, o)
 	if err != nil {
 		return -1, err
 	}
 	if o.DryRun {
-		return dryRun(o, info)
+		return dryRun(o, info, ls)
 	}
 	// A launcher that died before its restore (escape class 53).
 	for _, l := range ReplayJournals() {
@@ -98,12 +98,13 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 		defer scratch.finish(o.Stderr, o.KeepHome)
 		info.Prompt = canPrompt(o, ringSupported)
 		ask := approval.Options{Wait: o.AskWait, Prompt: info.Prompt}
-		s, err := openSession(ctx, o.Policy, o.Workspace, o.Home, o.Mode, b, info.Exe, o.Agent.Name(), scratch.dir, info.TmpDir, ask, o.Stderr)
+		s, err := openSession(ctx, o.Policy, ls, o.Mode, b, info, o.Agent.Name(), scratch.dir, ask, o.Stderr)
 		if err != nil {
 			return -1, err
 		}
 		defer s.Close()
 		info.Dir = s.Dir
+		ls.shareGitHome(s)
 	} else {
 		d, err := shimOnlyDir(info.Exe)
 		if err != nil {
@@ -134,7 +135,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	if !info.Ring {
 		status, err = Start(ctx, env, plan.Argv, o.Stdin, o.Stdout, o.Stderr)
 	} else {
-		status, err = runInRing(ctx, o, b, info, plan, env)
+		status, err = runInRing(ctx, o, b, info, ls, plan, env)
 	}
 	reportNested(o.Stderr, nestedBefore, o.Workspace, info.Dir, info.Getenv)
 	printResume(o.Stderr, o.Agent, info, started)
@@ -156,11 +157,12 @@ func canPrompt(o AgentOptions, ring bool) bool {
 
 // sessionInfo is what the adapter learns of the launch before anything
 // is created: the binary, the detected CLI, the places and the launcher's
-// environment (returned too, for the agent's).
-func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string, error) {
+// environment (returned too, for the agent's), and the launch's one
+// sandbox spec.
+func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string, launchSpec, error) {
 	exe, err := ownExe(o.Exe)
 	if err != nil {
-		return agents.Session{}, nil, err
+		return agents.Session{}, nil, launchSpec{}, err
 	}
 	environ := o.Environ
 	if environ == nil {
@@ -182,7 +184,7 @@ func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string,
 		det, err = agents.Detected{Path: o.Agent.Info().Binary, Version: "not installed"}, nil
 	}
 	if err != nil {
-		return agents.Session{}, nil, &NotInstalledError{fmt.Errorf("%s: %w", o.Agent.Name(), err)}
+		return agents.Session{}, nil, launchSpec{}, &NotInstalledError{fmt.Errorf("%s: %w", o.Agent.Name(), err)}
 	}
 	info := agents.Session{
 		Exe:       exe,
@@ -192,12 +194,13 @@ func sessionInfo(ctx context.Context, o AgentOptions) (agents.Session, []string,
 		Args:      o.Args,
 		Getenv:    getenv,
 	}
-	addFileRules(&info, o.Policy)
-	return info, environ, nil
+	ls := newLaunchSpec(o.Policy, o.Workspace, o.Home)
+	addFileRules(&info, ls)
+	return info, environ, ls, nil
 }
 
 // dryRun is --dry-run: what would be generated and run, and the ring.
-func dryRun(o AgentOptions, info agents.Session) (int, error) {
+func dryRun(o AgentOptions, info agents.Session, ls launchSpec) (int, error) {
 	info.Dir = filepath.Join(defaultRuntimeRoot(), "s-DRYRUN")
 	info.Shim = contract.Shim(info.Dir)
 	info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
@@ -220,7 +223,11 @@ func dryRun(o AgentOptions, info agents.Session) (int, error) {
 	if err := printSettings(o.Stdout, o.Policy, o.Home, info.Getenv, o.Environ); err != nil || !info.Ring {
 		return 0, err
 	}
-	return 0, ring.Print(o.Stdout, ring.NewInput(o.Agent, info, o.Policy, plan.Argv[0], nil))
+	spec, err := ls.get()
+	if err != nil {
+		return 0, err
+	}
+	return 0, ring.Print(o.Stdout, ring.NewInput(o.Agent, info, o.Policy, spec, plan.Argv[0], nil))
 }
 
 // shimOnlyDir is the directory of a launch without a worker: only the

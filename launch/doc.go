@@ -15,7 +15,8 @@
 //	<runtime root>/<random id>/      mode 0700
 //	    judge.sock    the judge's socket (Options.Judge): every shim sends its command here
 //	    worker.sock   the worker's listening socket (with a judge: only the judge's token runs)
-//	    policy.toml   the frozen policy
+//	    policy.toml   the frozen policy, for the person and the rings; the
+//	                  judge is given it in memory and never reads it back
 //	    session.json  workspace, home, mode... for the shim ([Options.Meta])
 //	    bin/bash      a link to the shim (lite-sandbox-shim beside the
 //	                  lite-sandbox binary, else lite-sandbox itself)

@@ -6,8 +6,10 @@ package launch
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
@@ -22,11 +24,14 @@ var sessionEgressResolver egress.Resolver
 // SessionEgress returns the [Options.Egress] of a session with network
 // = "allow": the launcher's proxy, on egress.sock in the session
 // directory, recording every connection in the session's egress.jsonl
-// (rotated like the audit log; the shims explain from it, by command)
-// and the first of each command, result and destination in the audit
-// log. The upstream proxy is the policy's, or the launcher's own
+// (rotated like the audit log, for the person) and in recent, which the
+// session's judge, in this process, explains a failed command from
+// (#29), and the first of each command, result and destination in the
+// audit log. recent also learns when this process was continued after
+// a stop (^Z, SIGSTOP), which cut the connections of commands that ran
+// meanwhile. The upstream proxy is the policy's, or the launcher's own
 // HTTPS_PROXY (the host side's environment, never the sandbox's).
-func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string, func(), error), error) {
+func SessionEgress(p *policy.Policy, workspace string, recent *egress.Recent) (func(dir string) (string, func(), error), error) {
 	if _, err := p.EgressProxy(os.Getenv); err != nil {
 		return nil, err
 	}
@@ -49,6 +54,7 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 		seen := egress.NewDedup()
 		var warn sync.Once
 		px.Record = func(d egress.Decision) {
+			recent.Add(d)
 			if line, err := egress.Marshal(d); err == nil {
 				if err := audit.AppendRotated(logPath, line, egress.LogMaxBytes, egress.LogKeep); err != nil {
 					warn.Do(func() { fmt.Fprintf(os.Stderr, "lite-sandbox: warning: egress log: %v\n", err) })
@@ -59,8 +65,28 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 					CommandID: d.Command, Via: d.Via, HostPort: egress.HostPort(d.Host, d.Port), Addr: d.Addr, Result: d.Result, Key: d.Key}))
 			}
 		}
-		px.OnBridge = func(up bool) { egress.MarkBridge(dir, up) }
+		px.OnBridge = func(up bool) { egress.MarkBridge(dir, up); recent.SetBridge(up) }
 		go px.Serve(l)
-		return sock, func() { l.Close() }, nil
+		stopWatch := watchContinued(recent)
+		return sock, func() { l.Close(); stopWatch() }, nil
 	}, nil
+}
+
+// watchContinued tells recent each time this process is continued after
+// a stop, until the returned function is called.
+func watchContinued(recent *egress.Recent) (stop func()) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGCONT)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-c:
+				recent.Continued(os.Getpid())
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(c); close(done) }
 }

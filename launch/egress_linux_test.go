@@ -27,7 +27,7 @@ import (
 // servers (the launcher's proxy with the test resolver, the worker's
 // __confine bridge, the real bubblewrap) and returns it with a function
 // that runs a script in it as command id (stdout in the workspace).
-func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session, func(script, id string) (string, int)) {
+func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session, *egress.Recent, func(script, id string) (string, int)) {
 	f := newFixture(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("skipping: curl is not installed")
@@ -39,7 +39,8 @@ func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session
 	p.Sandbox.AllowAddresses = srv.AllowAddresses()
 	p.Sandbox.UpstreamProxy = policy.UpstreamNone // whatever this host's HTTPS_PROXY says
 	launch.SetSessionEgressResolver(t, egresstest.NewResolver())
-	eg, err := launch.SessionEgress(p, f.ws)
+	recent := new(egress.Recent)
+	eg, err := launch.SessionEgress(p, f.ws, recent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +67,15 @@ func egressSession(t *testing.T) (*fixture, *egresstest.Servers, *launch.Session
 		b, _ := os.ReadFile(out)
 		return string(b), st
 	}
-	return f, srv, s, run
+	return f, srv, s, recent, run
 }
 
-// TestSessionEgress runs the probes in a session; a refusal lands in the
-// session's egress.jsonl under the command's identifier, which is what
-// the shims explain from.
+// TestSessionEgress runs the probes in a session; a refusal lands, under
+// the command's identifier, in the proxy's recent decisions, which the
+// session's judge explains from in memory (#29), and in the session's
+// egress.jsonl, for the person.
 func TestSessionEgress(t *testing.T) {
-	f, srv, s, run := egressSession(t)
+	f, srv, s, recent, run := egressSession(t)
 	if err := os.WriteFile(filepath.Join(f.ws, "probes.sh"), []byte(srv.Script()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +88,8 @@ func TestSessionEgress(t *testing.T) {
 
 	// The explanation names the command's own refusal while another
 	// command of the session refuses other names at the same time
-	// (issue #20): the shim reads egress.jsonl by its command's
-	// identifier (egress.ReadActivity, egress.Explain).
+	// (issue #20): the judge reads the recent decisions by its
+	// command's identifier (egress.Recent, egress.Explain).
 	noisy := egress.NewCommandID()
 	noiseDone := make(chan struct{})
 	go func() {
@@ -101,11 +103,11 @@ func TestSessionEgress(t *testing.T) {
 	defer stop()
 	logPath := filepath.Join(s.Dir, egress.LogName)
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if a := egress.ReadActivity(logPath, noisy, time.Time{}); len(a.Own) > 0 {
+		if a := recent.Activity(noisy, time.Time{}); len(a.Own) > 0 {
 			break // the noise is on
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the background command's refusals never reached egress.jsonl")
+			t.Fatal("the background command's refusals never reached the recent decisions")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -117,12 +119,15 @@ func TestSessionEgress(t *testing.T) {
 	if _, st := run(meta+"; sleep 1; "+meta, id); st == 0 {
 		t.Fatal("metadata address reached")
 	}
-	a := egress.ReadActivity(logPath, id, start)
+	a := recent.Activity(id, start)
+	if logged := egress.ReadActivity(logPath, id, start); len(logged.Own) != len(a.Own) {
+		t.Errorf("egress.jsonl holds %d refusals of the command, the recent decisions %d", len(logged.Own), len(a.Own))
+	}
 	lines := egress.Explain(a, "curl -fsS http://"+egresstest.Metadata+"/", 2)
 	if len(lines) != 1 || !strings.Contains(lines[0], egresstest.Metadata+":80") || !strings.Contains(lines[0], "sandbox.allow_addresses") {
 		t.Errorf("explain lines = %q, want one naming %s and sandbox.allow_addresses", lines, egresstest.Metadata)
 	}
-	if other := egress.ReadActivity(logPath, noisy, start); len(other.Own) == 0 {
+	if other := recent.Activity(noisy, start); len(other.Own) == 0 {
 		t.Error("no refusal of the background command in the same window: the test proves nothing")
 	}
 	for _, d := range a.Own {
@@ -167,7 +172,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // pair is killed, connections are refused at once (no hang) and the
 // explanation says the session has no network.
 func TestSessionEgressBridgeSupervised(t *testing.T) {
-	_, srv, s, run := egressSession(t)
+	_, srv, s, recent, run := egressSession(t)
 	sock := filepath.Join(s.Dir, egress.SocketName)
 	get := "curl -fsS -m 10 http://" + egresstest.Allowed + ":" + strconv.Itoa(srv.HTTP) + "/"
 	if out, st := run(get, egress.NewCommandID()); st != 0 || out != egresstest.Body {
@@ -187,7 +192,7 @@ func TestSessionEgressBridgeSupervised(t *testing.T) {
 			return len(now) == 2 && !slices.Contains(now, pids[round%len(pids)])
 		})
 	}
-	if _, err := os.Stat(filepath.Join(s.Dir, egress.BridgeDownName)); err == nil {
+	if _, err := os.Stat(filepath.Join(s.Dir, egress.BridgeDownName)); err == nil || recent.Activity("", time.Time{}).BridgeDown {
 		t.Error("a restart was reported as the bridge gone")
 	}
 
@@ -206,7 +211,7 @@ func TestSessionEgressBridgeSupervised(t *testing.T) {
 	if _, st := run(get, id); st != 7 { // curl: failed to connect, at once
 		t.Errorf("without a bridge: curl status %d, want 7 (connection refused)", st)
 	}
-	lines := egress.Explain(egress.ReadActivity(filepath.Join(s.Dir, egress.LogName), id, start), get, 2)
+	lines := egress.Explain(recent.Activity(id, start), get, 2)
 	if len(lines) != 1 || !strings.Contains(lines[0], "this session has no network any more") {
 		t.Errorf("explain lines = %q, want the session's bridge gone", lines)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -82,13 +83,14 @@ func (p program) Prepare(agents.Session) (agents.Plan, error) {
 	return agents.Plan{Argv: p.argv}, nil
 }
 
-// openSession freezes the policy and opens a session for the workspace;
-// the session records the agent, the lite-sandbox binary and the agent's
-// private temp dir for its shims.
-func openSession(ctx context.Context, p *policy.Policy, workspace, home string, mode policy.Mode, b sandbox.Backend, exe, agent, scratchHome, agentTmp string, ask approval.Options, warn io.Writer) (*Session, error) {
-	spec, err := p.SandboxSpec(workspace, home, "")
+// openSession freezes the policy and opens a session for the workspace
+// with the launch's one spec; the session records the agent, the
+// lite-sandbox binary and the agent's private temp dir (info) for its
+// shims.
+func openSession(ctx context.Context, p *policy.Policy, ls launchSpec, mode policy.Mode, b sandbox.Backend, info agents.Session, agent, scratchHome string, ask approval.Options, warn io.Writer) (*Session, error) {
+	spec, err := ls.get()
 	if err != nil {
-		return nil, fmt.Errorf("launch: %w", err)
+		return nil, err
 	}
 	spec.ScratchHome = scratchHome
 	// The session directory is readable in the rings: Marshal keeps no
@@ -102,19 +104,13 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 	// (docs/validator.md §8).
 	ask.Confirm, ask.IsAgent = term.Confirm, term.IsAgent
 	br := approval.New(ask)
+	meta := contract.Meta{Workspace: info.Workspace, Home: info.Home, Mode: string(mode), Agent: agent,
+		Exe: info.Exe, AgentTmp: info.TmpDir}
+	var recent *egress.Recent
 	o := Options{
-		Spec:       spec,
-		Backend:    b,
-		Exe:        exe,
-		PolicyTOML: frozen,
-		Meta: contract.Meta{Workspace: workspace, Home: home, Mode: string(mode), Agent: agent,
-			Exe: exe, AgentTmp: agentTmp},
+		Spec: spec, Backend: b, Exe: info.Exe, PolicyTOML: frozen, Meta: meta,
 		Judge: func(dir, token string) (Judge, error) {
-			j, err := shims.NewJudge(dir, token)
-			if err == nil {
-				j.Approvals = br
-			}
-			return j, err
+			return newJudge(dir, token, frozen, meta, br, recent)
 		},
 		// The agent starts while the worker does (launch ≤ +50 ms).
 		Background: func(err error) {
@@ -122,7 +118,8 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		},
 	}
 	if p.Sandbox.Network == policy.NetworkAllow {
-		if o.Egress, err = SessionEgress(p, workspace); err != nil {
+		recent = new(egress.Recent)
+		if o.Egress, err = SessionEgress(p, info.Workspace, recent); err != nil {
 			return nil, fmt.Errorf("launch: %w", err)
 		}
 	}
@@ -139,4 +136,18 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	return s, nil
+}
+
+// newJudge is the judge of the session in dir, given in memory what the
+// launcher made (#29): the frozen policy (the bytes it writes as
+// policy.toml), the metadata, the session's questions and its proxy's
+// recent decisions (nil without a proxy). Nothing is read back from
+// the session directory.
+func newJudge(dir, token string, frozen []byte, meta contract.Meta, br *approval.Broker, recent *egress.Recent) (Judge, error) {
+	j, err := shims.NewJudge(dir, token, frozen, meta)
+	if err != nil {
+		return nil, err
+	}
+	j.Approvals, j.Egress = br, recent
+	return j, nil
 }

@@ -30,8 +30,12 @@ func inRing(ctx context.Context) bool { v, _ := ctx.Value(ringKey{}).(bool); ret
 // happens in, the copy-back of the kept files), saying so in one line
 // each. A journal in the runtime root records the restore before the
 // ring starts, for a launcher that dies before it (escape class 53).
-func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, plan agents.Plan, env []string) (int, error) {
-	in := ring.NewInput(o.Agent, info, o.Policy, plan.Argv[0], o.Stderr)
+func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agents.Session, ls launchSpec, plan agents.Plan, env []string) (int, error) {
+	spec, err := ls.get()
+	if err != nil {
+		return -1, err
+	}
+	in := ring.NewInput(o.Agent, info, o.Policy, spec, plan.Argv[0], o.Stderr)
 	snaps := ring.SnapshotGuards(in)
 	forget, err := writeJournal(info.Dir, snaps)
 	if err != nil {

@@ -125,6 +125,9 @@ type Session struct {
 	// with the session.
 	approve *approval.Server
 	token   string // the worker's token, "" without Options.Judge
+	// gitSpec holds, in its GitHome, the session's copy of the user's
+	// git configuration (prepareWorker), which the agent ring binds too.
+	gitSpec sandbox.Spec
 
 	mu       sync.Mutex
 	proc     *os.Process   // the current bwrap, nil between workers
@@ -187,4 +190,12 @@ func metaJSON(meta any) ([]byte, error) {
 func stopAfter(done <-chan struct{}, stop func()) {
 	<-done
 	stop()
+}
+
+// writeFile writes a private file of the session.
+func writeFile(name string, data []byte) error {
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	return nil
 }

@@ -243,6 +243,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		args = []string{confine.Command, "--", wexe, WorkerCommand}
 		s.serveGoCache(&spec, wexe) // serves __gocacheprog (a test's worker may not)
 	}
+	s.copyGitHome(&spec)
 	prep, dropEvents, err := prepareWithGitEvents(o.Backend, spec, s.Dir, append([]string{wexe}, args...))
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
@@ -256,14 +257,6 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 	s.env = append(slices.Clip(s.env), egressEnv...)
 	if s.token != "" {
 		s.env = append(s.env, worker.EnvToken+"="+s.token)
-	}
-	return nil
-}
-
-// writeFile writes a private file of the session.
-func writeFile(name string, data []byte) error {
-	if err := os.WriteFile(name, data, 0o600); err != nil {
-		return fmt.Errorf("session: %w", err)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -147,9 +148,10 @@ func (f *fixture) openJudged(t *testing.T, br *approval.Broker) *launch.Session 
 	t.Helper()
 	o := f.options(t)
 	o.PolicyTOML = append(append([]byte{}, policy.DefaultTOML()...), verdictAskRule...)
-	o.Meta = map[string]string{"workspace": f.ws, "home": f.home, "mode": "on"}
+	meta := contract.Meta{Workspace: f.ws, Home: f.home, Mode: "on"}
+	o.Meta = meta
 	o.Judge = func(dir, token string) (launch.Judge, error) {
-		j, err := shims.NewJudge(dir, token)
+		j, err := shims.NewJudge(dir, token, o.PolicyTOML, meta)
 		if err == nil {
 			j.Approvals = br
 		}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -194,4 +195,19 @@ func hooksPath(ws, home string) string {
 		hp = filepath.Join(ws, hp)
 	}
 	return filepath.Clean(hp)
+}
+
+// Clone is a copy of s whose lists are its own: appending to one never
+// writes into s's. A launch builds its spec and reads the host once
+// ([DetectHost]) and gives each of its users (the session's worker,
+// the agent ring, the adapter's file rules) a clone (#29).
+func (s Spec) Clone() Spec {
+	c := s
+	for _, l := range []*[]string{&c.System, &c.Etc, &c.Read, &c.Write, &c.Deny, &c.Tools, &c.Caches,
+		&c.SharedCaches, &c.Unprotect, &c.Git.Write, &c.Git.Protect, &c.GitHome.Read} {
+		*l = slices.Clone(*l)
+	}
+	c.Protect = slices.Clone(c.Protect)
+	c.Git.Placeholders = slices.Clone(c.Git.Placeholders)
+	return c
 }

@@ -195,7 +195,9 @@ func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error)
 		return nil, &SetupError{Op: "cache layers", Err: err}
 	}
 	gitTmp := ""
-	if scratch {
+	if scratch && s.GitHome.Config == "" {
+		// A copy the caller made already (a launch's, shared with its
+		// ring: WriteGitHome) is used as it is.
 		gitTmp = writeGitHome(&s)
 	}
 	mounts, err := Layout(s, OSFS{})

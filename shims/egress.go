@@ -16,7 +16,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -158,27 +157,13 @@ func (s *Shim) egressLines() []string {
 		a = egress.ActivityOf(s.egress.decisions, s.egressID, s.v.start)
 		a.BridgeDown = s.egress.bridgeDown
 		s.egress.mu.Unlock()
-	case s.session != nil:
-		a = egress.ReadActivity(filepath.Join(s.session.Dir, egress.LogName), s.egressID, s.v.start)
-		if l := egress.StoppedLine(s.launcherPID()); l != "" {
-			return []string{l}
-		}
+	case s.recent != nil:
+		// The judge runs in the launcher, which serves the session's
+		// proxy: its decisions, and whether it was stopped meanwhile,
+		// are in memory (#29).
+		a = s.recent.Activity(s.egressID, s.v.start)
 	}
 	return egress.Explain(a, s.v.command, 2)
-}
-
-// launcherPID is the pid of the session's launcher (its pid file), or 0.
-func (s *Shim) launcherPID() int {
-	b, err := os.ReadFile(filepath.Join(s.session.Dir, contract.PidName))
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return 0
-	}
-	pid, _ := strconv.Atoi(f[0])
-	return pid
 }
 
 // auditEgress writes one proxy decision to the audit log.

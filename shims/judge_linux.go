@@ -19,6 +19,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -47,14 +48,22 @@ type Judge struct {
 	// Approvals, when set, takes the questions of `ask` rules
 	// (docs/validator.md §8); without it they are refused.
 	Approvals *approval.Broker
+	// Egress, when set, is the session proxy's recent decisions, in
+	// this process: a failed command is explained from them.
+	Egress *egress.Recent
 	// Trace, when set, gets every command's moments (the bench).
 	Trace func(Times)
 }
 
-// NewJudge loads and compiles the frozen session in dir, whose worker
-// takes requests with workerToken.
-func NewJudge(dir, workerToken string) (*Judge, error) {
-	c, err := config.LoadSession(dir)
+// NewJudge is the judge of the session in dir, whose worker takes
+// requests with workerToken, given in memory what its launcher made
+// (#29): the frozen policy (policyTOML, the bytes the launcher writes as
+// policy.toml, so that the judge decides on what the rings read, without
+// the upstream proxy's password) and the metadata (session.json's).
+// The policy is parsed from memory and compiled once; nothing is read
+// back from the session directory.
+func NewJudge(dir, workerToken string, policyTOML []byte, meta contract.Meta) (*Judge, error) {
+	c, err := config.Frozen(dir, policyTOML, meta)
 	if err != nil {
 		return nil, fmt.Errorf("session judge: %w", err)
 	}
@@ -138,7 +147,7 @@ func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan sy
 		getenv:     os.Getenv,
 		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
-		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token, approvals: j.Approvals,
+		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token, approvals: j.Approvals, recent: j.Egress,
 		times: Times{ShimMain: main, Sent: sent}}
 	switch {
 	case in.NumFiles() != 3:

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"net"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // Judge is a session's judge; sessions need Linux (see judge_linux.go).
@@ -18,10 +20,12 @@ type Judge struct {
 	Trace func(Times)
 	// Approvals takes the questions of `ask` rules (judge_linux.go).
 	Approvals *approval.Broker
+	// Egress is the session proxy's recent decisions (judge_linux.go).
+	Egress *egress.Recent
 }
 
 // NewJudge fails: sessions need Linux.
-func NewJudge(dir, workerToken string) (*Judge, error) {
+func NewJudge(string, string, []byte, contract.Meta) (*Judge, error) {
 	return nil, errors.New("session judge: sessions are only supported on Linux")
 }
 

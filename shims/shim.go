@@ -79,7 +79,10 @@ type Shim struct {
 	// the launcher's namespace); how the question ended is in the
 	// verdict (ask.go).
 	approvals *approval.Broker
-	peer      int
+	// recent is the session proxy's recent decisions (in the judge),
+	// which explain a failed command's refused connections.
+	recent *egress.Recent
+	peer   int
 	// workerToken is the session worker's, known to the judge only.
 	workerToken string
 	times       Times

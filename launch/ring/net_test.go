@@ -44,7 +44,7 @@ func TestAgentNet(t *testing.T) {
 			p.Agent.HostPorts = tc.forwarded
 			info := agents.Session{Dir: "/run/u/s-1", Home: "/home/u", Workspace: "/home/u/p",
 				Getenv: func(k string) string { return tc.env[k] }}
-			in := NewInput(claude.New(), info, p, "/opt/claude", nil)
+			in := NewInput(claude.New(), info, p, specOf(t, p, info), "/opt/claude", nil)
 			in.DryRun = true
 			n := AgentNet(in)
 			for _, d := range tc.domains {

@@ -38,6 +38,10 @@ type Input struct {
 	Agent  agents.Agent
 	Info   agents.Session
 	Policy *policy.Policy
+	// Spec is the session's command sandbox spec, the launch's one
+	// (built and completed from the host once per launch, #29): the
+	// ring shows the same system view, protected paths and deny list.
+	Spec   sandbox.Spec
 	Argv0  string    // the agent's program
 	DryRun bool      // creates nothing
 	Warn   io.Writer // where the spec says what it could not set up, or nil
@@ -48,8 +52,8 @@ type Input struct {
 }
 
 // NewInput is an Input with the adapter's state asked once.
-func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, argv0 string, warn io.Writer) Input {
-	in := Input{Agent: a, Info: info, Policy: p, Argv0: argv0, Warn: warn}
+func NewInput(a agents.Agent, info agents.Session, p *policy.Policy, spec sandbox.Spec, argv0 string, warn io.Writer) Input {
+	in := Input{Agent: a, Info: info, Policy: p, Spec: spec, Argv0: argv0, Warn: warn}
 	if so, ok := a.(agents.StateOwner); ok {
 		st := so.State(info)
 		in.State = &st
@@ -81,15 +85,19 @@ func gitIdentity(r *sandbox.RingSpec, in Input) error {
 	if in.DryRun {
 		return nil
 	}
-	if err := sandbox.WriteGitHome(&r.Command, filepath.Join(in.Info.Dir, ringGitConfig)); err != nil {
+	if r.Command.GitHome.Config != "" {
+		return nil // the session's copy (launch.Open), bound by its worker too
+	}
+	if err := sandbox.WriteGitHome(&r.Command, filepath.Join(in.Info.Dir, GitConfigName)); err != nil {
 		return fmt.Errorf("launch: ring: %w", err)
 	}
 	return nil
 }
 
-// ringGitConfig is the session's file holding the ring's copy of the
-// user's git configuration ([sandbox.WriteGitHome]).
-const ringGitConfig = "gitconfig"
+// GitConfigName is the session's file holding the sanitized copy of the
+// user's git configuration ([sandbox.WriteGitHome]) that the worker's
+// sandbox and the ring bind at ~/.gitconfig.
+const GitConfigName = "gitconfig"
 
 // createState makes the state the agent would create on a first run and
 // cannot create in the ring. Failures are left to the agent to report.
@@ -119,13 +127,9 @@ func createState(st agents.State) {
 // the session directory.
 func ringSpec(in Input) (sandbox.RingSpec, error) {
 	info := in.Info
-	spec, err := in.Policy.SandboxSpec(info.Workspace, info.Home, "")
-	if err != nil {
-		return sandbox.RingSpec{}, fmt.Errorf("launch: ring: %w", err)
-	}
 	shim := contract.FindShimBinary(info.Exe)
 	r := sandbox.RingSpec{
-		Command: spec,
+		Command: in.Spec.Clone(),
 		Tmp:     filepath.Join(info.Dir, ringTmp),
 		Session: info.Dir,
 		Exe:     shim,
@@ -346,7 +350,6 @@ func Print(w io.Writer, in Input) error {
 	if err != nil {
 		return err
 	}
-	sandbox.DetectHost(&r.Command)
 	ms, err := sandbox.RingLayout(r, sandbox.OSFS{})
 	if err != nil {
 		return fmt.Errorf("dry run: %w", err)

@@ -22,7 +22,7 @@ func TestRingSpec(t *testing.T) {
 	p.Agent.Write = []string{"~/.local/share/mcp"}
 	info := agents.Session{Dir: "/run/u/lite-sandbox/s-1", Exe: "/usr/bin/lite-sandbox", Workspace: "/home/u/p", Home: "/home/u",
 		TmpDir: "/tmp/lite-sandbox-agent-1", Getenv: func(string) string { return "" }}
-	in := NewInput(claude.New(), info, p, "/opt/claude/bin/claude", nil)
+	in := NewInput(claude.New(), info, p, specOf(t, p, info), "/opt/claude/bin/claude", nil)
 	in.DryRun = true
 	r, err := ringSpec(in)
 	if err != nil {
@@ -55,9 +55,19 @@ func TestRingSpec(t *testing.T) {
 		t.Errorf("exe: %v %s", r.Read, r.Exe)
 	}
 	p.Agent.Write = []string{"relative"}
-	in = NewInput(claude.New(), info, p, "", nil)
+	in = NewInput(claude.New(), info, p, specOf(t, p, info), "", nil)
 	in.DryRun = true
 	if _, err := ringSpec(in); err == nil {
 		t.Error("a relative agent.write was accepted")
 	}
+}
+
+// specOf is the session's command spec, as the launch builds it once.
+func specOf(t *testing.T, p *policy.Policy, info agents.Session) sandbox.Spec {
+	t.Helper()
+	spec, err := p.SandboxSpec(info.Workspace, info.Home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }

@@ -10,11 +10,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -154,29 +152,5 @@ func TestBridgePresence(t *testing.T) {
 	b.Close()
 	if next() {
 		t.Error("no presence left: reported up")
-	}
-}
-
-// TestStoppedLine: a stopped process is named with how to resume it;
-// a running one is not (positive control).
-func TestStoppedLine(t *testing.T) {
-	cmd := exec.Command("sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	pid := cmd.Process.Pid
-	if l := StoppedLine(pid); l != "" {
-		t.Errorf("running process: %q", l)
-	}
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	var l string
-	for deadline := time.Now().Add(10 * time.Second); l == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		l = StoppedLine(pid)
-	}
-	if !strings.Contains(l, "is stopped") || !strings.Contains(l, "kill -CONT "+strconv.Itoa(pid)) {
-		t.Errorf("stopped process: %q", l)
 	}
 }

@@ -19,9 +19,12 @@ import (
 // at all, the line for a program that ignored the proxy variables (it
 // got ENETUNREACH) or for ssh. cmdline is the command as judged; only
 // its words are read. Both code paths of the shim call it: the
-// per-command proxy ([ActivityOf] over its decisions) and a session
-// ([ReadActivity] over egress.jsonl).
+// per-command proxy ([ActivityOf] over its decisions) and a session's
+// judge ([Recent.Activity], in the launcher that serves its proxy).
 func Explain(a Activity, cmdline string, max int) []string {
+	if a.Stopped != 0 {
+		return []string{stoppedLine(a.Stopped)}
+	}
 	if a.BridgeDown {
 		return []string{bridgeDownLine}
 	}

@@ -88,6 +88,9 @@ type Activity struct {
 	// BridgeDown is set when the sandbox's bridge is gone: no
 	// connection can reach the proxy.
 	BridgeDown bool
+	// Stopped is the pid of the proxy's process when it was stopped
+	// (SIGSTOP, ^Z) and continued since the command started; 0 if not.
+	Stopped int
 }
 
 // ActivityOf sorts decisions (oldest first) made at or after since into

@@ -4,13 +4,11 @@
 package egress
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 )
 
@@ -83,21 +81,10 @@ func MarkBridge(dir string, up bool) {
 // bridgeDownLine is the explanation when the bridge is gone.
 const bridgeDownLine = `lite-sandbox: this session has no network any more: its egress bridge inside the sandbox was killed and could not be restarted (every connection to 127.0.0.1:3128 and :1080 is refused); start a new session`
 
-// StoppedLine is the explanation when the process that serves a
-// session's proxy (the launcher, pid) is stopped (SIGSTOP, ^Z): the
-// bridge then answers 504 after a bounded wait (carry_linux.go), and
-// this line says why and what to do. It returns "" when pid runs, or
-// where /proc does not say.
-func StoppedLine(pid int) string {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return ""
-	}
-	// The state follows the command name in parentheses, which may
-	// itself hold spaces and parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) || b[i+2] != 'T' && b[i+2] != 't' {
-		return ""
-	}
-	return fmt.Sprintf("lite-sandbox: the session's launcher (pid %d) is stopped, so its network proxy does not answer and connections were cut after a short wait: resume it (fg in its terminal, or kill -CONT %d)", pid, pid)
+// stoppedLine is the explanation when the process that serves a
+// session's proxy (the launcher, pid) was stopped (SIGSTOP, ^Z) while
+// the command ran: the bridge then answers 504 after a bounded wait
+// (carry_linux.go), and this line says why.
+func stoppedLine(pid int) string {
+	return fmt.Sprintf("lite-sandbox: the session's launcher (pid %d) was stopped while this command ran, so its network proxy did not answer and connections were cut after a short wait; it runs again now (a stopped launcher is resumed with fg in its terminal, or kill -CONT %d)", pid, pid)
 }

@@ -198,7 +198,7 @@ func (b *bench) openSessions(runtimeRoot string) (func(), error) {
 			Meta:        meta,
 			RuntimeRoot: runtimeRoot,
 			Judge: func(dir, token string) (launch.Judge, error) {
-				j, err := shims.NewJudge(dir, token)
+				j, err := shims.NewJudge(dir, token, frozen, meta)
 				if err != nil {
 					return nil, err
 				}

@@ -104,12 +104,13 @@ func openBenchSession(bin string, b sandbox.Backend, ws, home, rt, mode string) 
 	if err != nil {
 		return nil, err
 	}
+	meta := contract.Meta{Workspace: ws, Home: home, Mode: "on"}
 	return launch.Open(context.Background(), launch.Options{
 		Spec: spec, Backend: b, Exe: bin, PolicyTOML: frozen,
-		Meta:        contract.Meta{Workspace: ws, Home: home, Mode: "on"},
+		Meta:        meta,
 		RuntimeRoot: rt,
 		Judge: func(dir, token string) (launch.Judge, error) {
-			return shims.NewJudge(dir, token)
+			return shims.NewJudge(dir, token, frozen, meta)
 		},
 	})
 }

@@ -123,12 +123,17 @@ func Load(o Options) (*Config, error) {
 		Agent: getenv(contract.EnvAgent), Getenv: getenv}, nil
 }
 
-// LoadSession loads the session in dir for its judge (the launcher's
-// side of the per-command path): the frozen policy and places, as its
-// shims loaded them before. Cwd is the workspace; each command brings
-// its own.
-func LoadSession(dir string) (*Config, error) {
-	c, err := attach(dir, "", os.Getenv)
+// Frozen is the configuration of the session in dir for its judge (the
+// launcher's side of the per-command path), from the launcher's own
+// values in memory (#29): policyTOML is what the launcher writes as
+// policy.toml for the person and the rings (policy.Marshal, without the
+// upstream proxy's password), parsed here from memory so that the judge
+// decides on exactly the policy the rings read, and m is session.json's
+// content. Nothing is read back from the session directory. Cwd is the
+// workspace; each command brings its own.
+func Frozen(dir string, policyTOML []byte, m contract.Meta) (*Config, error) {
+	a := &contract.Attached{Dir: dir, Socket: filepath.Join(dir, contract.SocketName), PolicyTOML: policyTOML}
+	c, err := frozen(a, m, m.Workspace, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +153,14 @@ func attach(dir, cwd string, getenv func(string) string) (*Config, error) {
 	if err := a.DecodeMeta(&m); err != nil {
 		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
 	}
+	if c, err := canonical(cwd); err == nil {
+		cwd = c
+	}
+	return frozen(a, m, cwd, getenv)
+}
+
+// frozen is the configuration of session a, whose metadata is m.
+func frozen(a *contract.Attached, m contract.Meta, cwd string, getenv func(string) string) (*Config, error) {
 	p, err := policy.LoadFrozen(filepath.Join(a.Dir, contract.PolicyName), a.PolicyTOML)
 	if err != nil {
 		return nil, &exit.Error{Code: exit.Config, Err: fmt.Errorf("session: %w", err)}
@@ -155,9 +168,6 @@ func attach(dir, cwd string, getenv func(string) string) (*Config, error) {
 	mode, err := policy.ParseMode(m.Mode)
 	if err != nil {
 		return nil, &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("session: %w", err)}
-	}
-	if c, err := canonical(cwd); err == nil {
-		cwd = c
 	}
 	return &Config{Policy: p, Workspace: m.Workspace, Home: m.Home, Cwd: cwd, Mode: mode,
 		Session: a, Agent: m.Agent, Getenv: getenv, Exe: m.Exe, AgentTmp: m.AgentTmp}, nil
