@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -109,6 +110,13 @@ func killSandbox(pid int) {
 // connect starts the stack on the namespace of the sandbox pid and adds
 // the routes.
 func (u *userNet) connect(pid int) (stop func(), err error) {
+	// bwrap's child sets up the namespace's loopback (RTM_NEWADDR, then
+	// up) before it reads the block descriptor, concurrently with this:
+	// the stack and the routes wait for it, or bwrap's setup fails
+	// ("loopback: Failed RTM_NEWADDR") on a busy machine.
+	if err := waitLoopback(pid, 30*time.Second); err != nil {
+		return nil, err
+	}
 	netns, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", pid))
 	if err != nil {
 		return nil, err
@@ -308,4 +316,25 @@ func tunUsable() string {
 	}
 	unix.Close(fd)
 	return ""
+}
+
+// waitLoopback waits until the network namespace of pid has a local
+// address (bwrap's 127.0.0.1 on lo, the only one before the stack's
+// interface exists), up to the deadline d.
+func waitLoopback(pid int, d time.Duration) error {
+	trie := fmt.Sprintf("/proc/%d/net/fib_trie", pid)
+	deadline := time.Now().Add(d)
+	for {
+		b, err := os.ReadFile(trie)
+		if err != nil {
+			return fmt.Errorf("sandbox's loopback: %w", err)
+		}
+		if bytes.Contains(b, []byte("/32 host LOCAL")) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("sandbox's loopback: not up after %v", d)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
