@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -63,4 +65,22 @@ func SessionEgress(p *policy.Policy, workspace string) (func(dir string) (string
 		go px.Serve(l)
 		return sock, func() { l.Close() }, nil
 	}, nil
+}
+
+// HostPortsSocketName is the session's sandbox.host_ports proxy socket,
+// in the session directory (no longer than egress.sock).
+const HostPortsSocketName = "ports.sock"
+
+// sessionHostPorts are the [Options.HostPorts] of a session: the
+// policy's sandbox.host_ports when its commands have a network
+// namespace of their own under open (sharing the host's network, they
+// reach the ports anyway).
+func sessionHostPorts(p *policy.Policy, spec sandbox.Spec) []int {
+	if spec.Network != sandbox.NetworkOpen || len(p.Sandbox.HostPorts) == 0 {
+		return nil
+	}
+	if path, _ := sandbox.UserNet(); path == "" {
+		return nil
+	}
+	return slices.Clone(p.Sandbox.HostPorts)
 }

@@ -126,6 +126,7 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 			return nil, fmt.Errorf("launch: %w", err)
 		}
 	}
+	o.HostPorts = sessionHostPorts(p, spec)
 	s, err := Open(ctx, o)
 	if err != nil {
 		return nil, err

@@ -82,6 +82,12 @@ type Options struct {
 	// worker's sandbox and the worker's __confine bridges to it. stop
 	// runs when the session is gone.
 	Egress func(dir string) (sock string, stop func(), err error)
+	// HostPorts, when set (network = "open" with its own namespace and
+	// sandbox.host_ports), are the host loopback ports the worker's
+	// __confine forwards into the sandbox, through a proxy of the
+	// session that reaches exactly those (docs/egress.md "Grants under
+	// open").
+	HostPorts []int
 	// Judge, when set, makes the session listen on judge.sock and hand
 	// every connection to the judge it returns for the session's
 	// directory (written by then): the session's shims send their

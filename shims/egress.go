@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -97,6 +98,36 @@ func (s *Shim) startEgress() (string, func(), error) {
 	p.OnBridge = func(up bool) { st.mu.Lock(); st.bridgeDown = !up; st.mu.Unlock() }
 	go p.Serve(l)
 	return sock, func() { l.Close(); os.RemoveAll(dir) }, nil
+}
+
+// hostPortsOn says whether the command's sandbox forwards
+// sandbox.host_ports: under network = "open" with its own namespace
+// (with no user-space stack it shares the host's network, where the
+// ports are reachable anyway; docs/egress.md "Grants under open").
+func (s *Shim) hostPortsOn(spec sandbox.Spec) bool {
+	if spec.Network != policy.NetworkOpen || len(s.Policy.Sandbox.HostPorts) == 0 || runtime.GOOS != "linux" {
+		return false
+	}
+	p, _ := sandbox.UserNet()
+	return p != ""
+}
+
+// startHostPorts serves sandbox.host_ports for this command, on a
+// socket in a fresh private directory (as startEgress), and returns the
+// socket's path and a stop function.
+func (s *Shim) startHostPorts() (string, func(), error) {
+	removeStaleEgressDirs(os.TempDir())
+	dir, err := os.MkdirTemp("", egressDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("host ports: %w", err)
+	}
+	sock := filepath.Join(dir, egress.SocketName)
+	stop, err := egress.ServeHostPorts(sock, s.Policy.Sandbox.HostPorts, nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return sock, func() { stop(); os.RemoveAll(dir) }, nil
 }
 
 // egressLogPath is where the per-command proxy (`run`, a shim outside a

@@ -227,9 +227,11 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
 	}
-	if spec.Network != policy.NetworkAllow {
+	hostPorts := s.hostPortsOn(spec)
+	if spec.Network != policy.NetworkAllow && !hostPorts {
 		// The smaller shim binary confines as well and starts faster
-		// (docs/performance.md); the egress bridge needs this one.
+		// (docs/performance.md); the egress bridge and the host-port
+		// forward need this one.
 		exe = contract.FindShimBinary(exe)
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
@@ -245,6 +247,15 @@ func (s *Shim) Exec(argv []string) error {
 		defer stop()
 		spec.Read = append(spec.Read, sock)
 		env = append(env, egress.EnvSocket+"="+sock)
+	}
+	if hostPorts {
+		sock, stop, err := s.startHostPorts()
+		if err != nil {
+			return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
+		}
+		defer stop()
+		spec.Read = append(spec.Read, sock)
+		env = egress.HostPortsEnv(env, sock, s.Policy.Sandbox.HostPorts)
 	}
 	if dir := sandbox.NewGitEvents(); dir != "" {
 		defer os.RemoveAll(dir)

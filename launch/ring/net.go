@@ -79,13 +79,12 @@ func AgentNet(in Input) Net {
 	for _, d := range in.Policy.Agent.AllowDomains {
 		n.addHost(d)
 	}
-	for _, p := range in.Policy.Agent.HostPorts {
-		n.Ports = append(n.Ports, p)
-		// The proxy's own way to a granted port, for a client that
-		// ignores the port in NO_PROXY (egress.AgentEnv).
-		n.Rules.AllowDomains = appendNew(n.Rules.AllowDomains, "127.0.0.1", "localhost")
-		n.addAddr("127.0.0.1:"+strconv.Itoa(p), "[::1]:"+strconv.Itoa(p))
-	}
+	n.Ports = append(n.Ports, in.Policy.Agent.HostPorts...)
+	// The proxy's own way to a granted port, for a client that ignores
+	// the port in NO_PROXY (egress.AgentEnv).
+	hp := egress.HostPortsConfig(n.Ports)
+	n.Rules.AllowDomains = appendNew(n.Rules.AllowDomains, hp.AllowDomains...)
+	n.addAddr(hp.AllowAddresses...)
 	return n
 }
 
