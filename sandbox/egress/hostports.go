@@ -66,4 +66,3 @@ func ServeHostPorts(sock string, ports []int, record func(Decision)) (func(), er
 func HostPortsEnv(env []string, sock string, ports []int) []string {
 	return append(env, EnvSocket+"="+sock, EnvForward+"="+ForwardValue(ports), EnvForwardOnly+"=1")
 }
-
