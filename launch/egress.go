@@ -84,3 +84,14 @@ func sessionHostPorts(p *policy.Policy, spec sandbox.Spec) []int {
 	}
 	return slices.Clone(p.Sandbox.HostPorts)
 }
+
+// hostPortsEgress is the [Options.Egress] and [Options.EgressEnv] of a
+// session forwarding sandbox.host_ports under open: a proxy on
+// ports.sock that reaches those ports of the host's loopback alone.
+func hostPortsEgress(ports []int) (func(dir string) (string, func(), error), []string) {
+	return func(dir string) (string, func(), error) {
+		sock := filepath.Join(dir, HostPortsSocketName)
+		stop, err := egress.ServeHostPorts(sock, ports, nil)
+		return sock, stop, err
+	}, egress.ForwardOnlyEnv(ports)
+}

@@ -126,7 +126,9 @@ func openSession(ctx context.Context, p *policy.Policy, workspace, home string, 
 			return nil, fmt.Errorf("launch: %w", err)
 		}
 	}
-	o.HostPorts = sessionHostPorts(p, spec)
+	if ports := sessionHostPorts(p, spec); len(ports) > 0 {
+		o.Egress, o.EgressEnv = hostPortsEgress(ports)
+	}
 	s, err := Open(ctx, o)
 	if err != nil {
 		return nil, err

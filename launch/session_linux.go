@@ -233,16 +233,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		}
 		s.egress = stop
 		spec.Read = append(spec.Read, sock)
-		egressEnv = []string{egress.EnvSocket + "=" + sock}
-	} else if len(o.HostPorts) > 0 {
-		sock := filepath.Join(s.Dir, HostPortsSocketName)
-		stop, err := egress.ServeHostPorts(sock, o.HostPorts, nil)
-		if err != nil {
-			return fmt.Errorf("session: %w", err)
-		}
-		s.egress = stop
-		spec.Read = append(spec.Read, sock)
-		egressEnv = egress.HostPortsEnv(nil, sock, o.HostPorts)
+		egressEnv = append([]string{egress.EnvSocket + "=" + sock}, o.EgressEnv...)
 	}
 	args := o.WorkerArgs
 	if args == nil {

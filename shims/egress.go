@@ -100,6 +100,44 @@ func (s *Shim) startEgress() (string, func(), error) {
 	return sock, func() { l.Close(); os.RemoveAll(dir) }, nil
 }
 
+// sandboxExe is the binary the sandbox starts the command through: the
+// smaller shim binary, which confines as well and starts faster
+// (docs/performance.md), when small; the egress bridge and the
+// host-port forward need lite-sandbox itself.
+func sandboxExe(small bool) (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err == nil && small {
+		exe = contract.FindShimBinary(exe)
+	}
+	return exe, err
+}
+
+// startSockets starts the command's proxy under network = "allow", or
+// its sandbox.host_ports proxy under open (hostPorts), binds its socket
+// into spec and names it in env; stop ends it.
+func (s *Shim) startSockets(spec *sandbox.Spec, env []string, hostPorts bool) ([]string, func(), error) {
+	switch {
+	case spec.Network == policy.NetworkAllow:
+		sock, stop, err := s.startEgress()
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Read = append(spec.Read, sock)
+		return append(env, egress.EnvSocket+"="+sock), stop, nil
+	case hostPorts:
+		sock, stop, err := s.startHostPorts()
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Read = append(spec.Read, sock)
+		return egress.HostPortsEnv(env, sock, s.Policy.Sandbox.HostPorts), stop, nil
+	}
+	return env, func() {}, nil
+}
+
 // hostPortsOn says whether the command's sandbox forwards
 // sandbox.host_ports: under network = "open" with its own namespace
 // (with no user-space stack it shares the host's network, where the

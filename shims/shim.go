@@ -218,45 +218,22 @@ func (s *Shim) Exec(argv []string) error {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
 	// The command starts through our own binary, which confines itself
-	// further (Landlock scopes, seccomp) inside the sandbox and then
-	// executes it.
-	exe, err := os.Executable()
-	if err == nil {
-		exe, err = filepath.EvalSymlinks(exe)
-	}
+	// further (Landlock scopes, seccomp) inside the sandbox, then runs it.
+	hostPorts := s.hostPortsOn(spec)
+	exe, err := sandboxExe(spec.Network != policy.NetworkAllow && !hostPorts)
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
-	}
-	hostPorts := s.hostPortsOn(spec)
-	if spec.Network != policy.NetworkAllow && !hostPorts {
-		// The smaller shim binary confines as well and starts faster
-		// (docs/performance.md); the egress bridge and the host-port
-		// forward need this one.
-		exe = contract.FindShimBinary(exe)
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
 	// Both binaries are Go's build cache program inside; this process
 	// serves the host's side (package gocacheprog).
 	spec.GoCacheProg = exe
 	defer serveGoCache(&spec)()
-	if spec.Network == policy.NetworkAllow {
-		sock, stop, err := s.startEgress()
-		if err != nil {
-			return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
-		}
-		defer stop()
-		spec.Read = append(spec.Read, sock)
-		env = append(env, egress.EnvSocket+"="+sock)
+	env, stopNet, err := s.startSockets(&spec, env, hostPorts)
+	if err != nil {
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	if hostPorts {
-		sock, stop, err := s.startHostPorts()
-		if err != nil {
-			return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
-		}
-		defer stop()
-		spec.Read = append(spec.Read, sock)
-		env = egress.HostPortsEnv(env, sock, s.Policy.Sandbox.HostPorts)
-	}
+	defer stopNet()
 	if dir := sandbox.NewGitEvents(); dir != "" {
 		defer os.RemoveAll(dir)
 		spec.GitEvents, s.gitEvents = dir, filepath.Join(dir, "events")

@@ -64,5 +64,11 @@ func ServeHostPorts(sock string, ports []int, record func(Decision)) (func(), er
 // sandbox.host_ports under open: the socket and the ports for the
 // confinement step, which forwards them (and removes the variables).
 func HostPortsEnv(env []string, sock string, ports []int) []string {
-	return append(env, EnvSocket+"="+sock, EnvForward+"="+ForwardValue(ports), EnvForwardOnly+"=1")
+	return append(append(env, EnvSocket+"="+sock), ForwardOnlyEnv(ports)...)
+}
+
+// ForwardOnlyEnv is [HostPortsEnv] without the socket, for a caller
+// that names it itself (a session's worker).
+func ForwardOnlyEnv(ports []int) []string {
+	return []string{EnvForward + "=" + ForwardValue(ports), EnvForwardOnly + "=1"}
 }

@@ -61,6 +61,22 @@ func main() {
 	}
 }
 
+// onlyAlone checks -only, and runs the sections that need no bench
+// (firstbuild); done when it ran one.
+func onlyAlone(c config) (done bool, err error) {
+	switch c.only {
+	case "", "hooks", sandbox.BackendLandlock, "usernet", "ringnet":
+		return false, nil
+	case "firstbuild":
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			return true, fmt.Errorf("-only firstbuild: %w", err)
+		}
+		return true, benchFirstBuild(c.bin, goBin, smallProgram)
+	}
+	return true, fmt.Errorf("-only %q: want hooks, landlock, usernet, ringnet or firstbuild", c.only)
+}
+
 // bench holds what the measurements share: the workspaces and sessions.
 type bench struct {
 	config
@@ -75,16 +91,8 @@ func run(c config) error {
 	if c.bin, err = filepath.Abs(c.bin); err != nil {
 		return err
 	}
-	switch c.only {
-	case "", "hooks", sandbox.BackendLandlock, "usernet", "ringnet":
-	case "firstbuild":
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			return fmt.Errorf("-only firstbuild: %w", err)
-		}
-		return benchFirstBuild(c.bin, goBin, smallProgram)
-	default:
-		return fmt.Errorf("-only %q: want hooks, landlock, usernet, ringnet or firstbuild", c.only)
+	if done, err := onlyAlone(c); done || err != nil {
+		return err
 	}
 	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-bench-")
 	if err != nil {
@@ -145,9 +153,6 @@ func run(c config) error {
 		return err
 	}
 	if err := b.launchTimes(); err != nil {
-		return err
-	}
-	if err := ringNetBench(c.bin, c.noop, b.small, b.home, c.n); err != nil {
 		return err
 	}
 	if err := egressBench(c.bin, b.small, b.home, c.n); err != nil {
