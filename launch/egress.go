@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/contract"
@@ -89,4 +91,33 @@ func watchContinued(recent *egress.Recent) (stop func()) {
 		}
 	}()
 	return func() { signal.Stop(c); close(done) }
+}
+
+// HostPortsSocketName is the session's sandbox.host_ports proxy socket,
+// in the session directory (no longer than egress.sock).
+const HostPortsSocketName = "ports.sock"
+
+// sessionHostPorts are the [Options.HostPorts] of a session: the
+// policy's sandbox.host_ports when its commands have a network
+// namespace of their own under open (sharing the host's network, they
+// reach the ports anyway).
+func sessionHostPorts(p *policy.Policy, spec sandbox.Spec) []int {
+	if spec.Network != sandbox.NetworkOpen || len(p.Sandbox.HostPorts) == 0 {
+		return nil
+	}
+	if path, _ := sandbox.UserNet(); path == "" {
+		return nil
+	}
+	return slices.Clone(p.Sandbox.HostPorts)
+}
+
+// hostPortsEgress is the [Options.Egress] and [Options.EgressEnv] of a
+// session forwarding sandbox.host_ports under open: a proxy on
+// ports.sock that reaches those ports of the host's loopback alone.
+func hostPortsEgress(ports []int) (func(dir string) (string, func(), error), []string) {
+	return func(dir string) (string, func(), error) {
+		sock := filepath.Join(dir, HostPortsSocketName)
+		stop, err := egress.ServeHostPorts(sock, ports, nil)
+		return sock, stop, err
+	}, egress.ForwardOnlyEnv(ports)
 }

@@ -68,7 +68,7 @@ func RingLines(scoped bool, sandboxed bool) []string {
 	return []string{
 		"agent ring: the agent and all it starts run in their own PID and IPC namespaces with a fresh /proc and /dev, no_new_privs, the commands' seccomp filter, " + ll,
 		"agent ring: sees the system, the workspace, its own state, git identity, tools, caches and agent.read; writes the workspace and its own data only; every shell and git is the shim",
-		"agent ring: network: loopback only; out only through the agent's own proxy, to its provider hosts and agent.allow_domains (separate from the commands' list), agent.host_ports forwarded from the host's loopback; no host service, LAN, metadata address or DNS",
+		"agent ring: network (in every sandbox.network mode): loopback only; out only through the agent's own proxy, to its provider hosts and agent.allow_domains (separate from the commands' list), agent.host_ports forwarded from the host's loopback; no host service, LAN, metadata address or DNS",
 		"agent ring: host Unix sockets, SSH_AUTH_SOCK, TMUX, DBUS_SESSION_BUS_ADDRESS and the display are absent (grant with agent.read / agent.env)",
 	}
 }

@@ -123,6 +123,9 @@ func openSession(ctx context.Context, p *policy.Policy, ls launchSpec, mode poli
 			return nil, fmt.Errorf("launch: %w", err)
 		}
 	}
+	if ports := sessionHostPorts(p, spec); len(ports) > 0 {
+		o.Egress, o.EgressEnv = hostPortsEgress(ports)
+	}
 	s, err := Open(ctx, o)
 	if err != nil {
 		return nil, err

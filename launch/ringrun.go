@@ -6,6 +6,7 @@ package launch
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
@@ -71,8 +72,13 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 	if err != nil {
 		return -1, err
 	}
+	t0 := time.Now()
 	status, err := Start(withRing(ctx), n.Env(ring.Env(in, env), sock), argv, o.Stdin, o.Stdout, o.Stderr)
 	done(restore)
+	// After the agent's screen is gone: what its proxy refused (#27).
+	if l := ring.ClosingLine(info.Dir, t0); l != "" {
+		esc.Fprintf(o.Stderr, "lite-sandbox: %s\n", l)
+	}
 	return status, err
 }
 

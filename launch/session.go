@@ -82,6 +82,11 @@ type Options struct {
 	// worker's sandbox and the worker's __confine bridges to it. stop
 	// runs when the session is gone.
 	Egress func(dir string) (sock string, stop func(), err error)
+	// EgressEnv is added to the worker's environment with Egress's
+	// socket: under network = "open" with sandbox.host_ports, Egress
+	// serves those ports alone and EgressEnv has the worker's __confine
+	// forward them (docs/egress.md "Grants under open").
+	EgressEnv []string
 	// Judge, when set, makes the session listen on judge.sock and hand
 	// every connection to the judge it returns for the session's
 	// directory (written by then): the session's shims send their

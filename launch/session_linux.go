@@ -233,7 +233,7 @@ func (s *Session) prepareWorker(o Options, exe, root string) error {
 		}
 		s.egress = stop
 		spec.Read = append(spec.Read, sock)
-		egressEnv = []string{egress.EnvSocket + "=" + sock}
+		egressEnv = append([]string{egress.EnvSocket + "=" + sock}, o.EgressEnv...)
 	}
 	args := o.WorkerArgs
 	if args == nil {

@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"fmt"
+	"net/netip"
 	"path"
 	"slices"
 	"strings"
@@ -83,6 +84,10 @@ type Spec struct {
 	// [NetworkOpen] (set by Prepare from [UserNetPath]); "" under open
 	// shares the host's network (docs/egress.md, "network = open").
 	UserNet string
+	// Exempt are the prefixes sandbox.allow_addresses names, taken out
+	// of the ranges network = "open" prohibits (a registry on the LAN,
+	// the user's own choice; docs/egress.md "Grants under open").
+	Exempt []netip.Prefix
 	// Cwd is the directory the command starts in. It must lie inside the
 	// workspace or a Read or Write path; [Prepare] checks this.
 	Cwd string
@@ -115,6 +120,10 @@ type Grants struct {
 	// Unprotect lists workspace-relative paths taken out of protection
 	// (the user's sandbox.unprotect).
 	Unprotect []string
+	// AllowAddresses are the user's sandbox.allow_addresses (IP,
+	// prefix, IP:port): under open, their addresses are exempt from the
+	// prohibit routes ([Spec.Exempt]).
+	AllowAddresses []string
 }
 
 // Lists are the mount lists, declared once: the policy's [sandbox]
@@ -176,6 +185,9 @@ func NewSpec(p Grants, workspace, home, cwd string) (Spec, error) {
 			p.Network, NetworkOpen, NetworkAllow, NetworkOff, NetworkHost)
 	}
 	var err error
+	if s.Exempt, err = exemptPrefixes(p.AllowAddresses); err != nil {
+		return Spec{}, err
+	}
 	if s.System, err = expandAll("system", p.System, home); err != nil {
 		return Spec{}, err
 	}

@@ -4,6 +4,8 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"net/netip"
 	"os/exec"
 	"slices"
@@ -63,8 +65,17 @@ func NeighbourhoodV4() []netip.Prefix { return slices.Clone(neighbourhoodV4) }
 
 // prohibitedPrefixes adds to neighbourhoodV4 the host's own IPv4
 // addresses and the networks of its interfaces (a LAN neighbour on a
-// public subnet is the LAN all the same).
-func prohibitedPrefixes(host []netip.Prefix) []netip.Prefix {
+// public subnet is the LAN all the same), less the exempt prefixes
+// (sandbox.allow_addresses).
+func prohibitedPrefixes(host, exempt []netip.Prefix) []netip.Prefix {
+	out := prohibitedHost(host)
+	for _, e := range exempt {
+		out = subtract(out, e)
+	}
+	return out
+}
+
+func prohibitedHost(host []netip.Prefix) []netip.Prefix {
 	out := slices.Clone(neighbourhoodV4)
 	for _, h := range host {
 		if !h.Addr().Is4() || h.Addr().IsLoopback() {
@@ -113,4 +124,90 @@ func networkNotice(s Spec) string {
 		return noticeNoUserNet + why
 	}
 	return ""
+}
+
+// subtract removes e from every prefix of ps: a prefix inside e goes,
+// one containing e is split into the halves that do not hold it, down
+// to e's length (at most 32 prefixes for an IPv4 address). Subtracting
+// rather than adding a route for e: a host address inside e has a /32
+// prohibit route, more specific than any route e could add.
+func subtract(ps []netip.Prefix, e netip.Prefix) []netip.Prefix {
+	var out []netip.Prefix
+	for _, p := range ps {
+		switch {
+		case e.Bits() <= p.Bits() && e.Contains(p.Addr()):
+			// p lies inside e: exempt entirely.
+		case p.Bits() < e.Bits() && p.Contains(e.Addr()):
+			out = append(out, split(p, e)...)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// split returns p less e, where e lies strictly inside p.
+func split(p, e netip.Prefix) []netip.Prefix {
+	var out []netip.Prefix
+	for p.Bits() < e.Bits() {
+		lo := netip.PrefixFrom(p.Addr(), p.Bits()+1).Masked()
+		hi := netip.PrefixFrom(nextHalf(lo), p.Bits()+1)
+		if lo.Contains(e.Addr()) {
+			out, p = append(out, hi), lo
+		} else {
+			out, p = append(out, lo), hi
+		}
+	}
+	return out
+}
+
+// nextHalf is the first address after the prefix lo.
+func nextHalf(lo netip.Prefix) netip.Addr {
+	a := lo.Addr().As4()
+	v := uint32(a[0])<<24 | uint32(a[1])<<16 | uint32(a[2])<<8 | uint32(a[3])
+	v += 1 << (32 - lo.Bits())
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
+}
+
+// exemptPrefixes reads sandbox.allow_addresses for network = "open": an
+// address, a prefix or an address with a port (a route cannot tell
+// ports apart, so under open the address is exempt on every port:
+// docs/egress.md "Grants under open"). IPv6 entries are skipped (the
+// sandbox has no IPv6 route at all); loopback ones too (the host's
+// loopback is never routed: sandbox.host_ports forwards a port).
+func exemptPrefixes(entries []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, v := range entries {
+		p, err := parseEntry(v)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox spec: allow_addresses: %q: %w", v, err)
+		}
+		p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-unmapBits(p)).Masked()
+		if !p.Addr().Is4() || p.Addr().IsLoopback() || slices.Contains(out, p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func unmapBits(p netip.Prefix) int {
+	if p.Addr().Is4In6() {
+		return 96
+	}
+	return 0
+}
+
+func parseEntry(v string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(v); err == nil {
+		return p, nil
+	}
+	if a, err := netip.ParseAddr(v); err == nil {
+		return netip.PrefixFrom(a, a.BitLen()), nil
+	}
+	ap, err := netip.ParseAddrPort(v)
+	if err != nil {
+		return netip.Prefix{}, errors.New("not an address, prefix or address:port")
+	}
+	return netip.PrefixFrom(ap.Addr(), ap.Addr().BitLen()), nil
 }

@@ -276,7 +276,7 @@ func withUserNet(s Spec, ms []Mount, argv []string) ([]Mount, *userNet, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("the host's addresses: %w", err)
 	}
-	u := &userNet{program: s.UserNet, routes: prohibitedPrefixes(host)}
+	u := &userNet{program: s.UserNet, routes: prohibitedPrefixes(host, s.Exempt)}
 	if len(argv) > 1 && argv[1] == confine.Command {
 		u.helper = argv[0]
 	}

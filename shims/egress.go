@@ -14,8 +14,10 @@ import (
 	"sync"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
+	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -96,6 +98,74 @@ func (s *Shim) startEgress() (string, func(), error) {
 	p.OnBridge = func(up bool) { st.mu.Lock(); st.bridgeDown = !up; st.mu.Unlock() }
 	go p.Serve(l)
 	return sock, func() { l.Close(); os.RemoveAll(dir) }, nil
+}
+
+// sandboxExe is the binary the sandbox starts the command through: the
+// smaller shim binary, which confines as well and starts faster
+// (docs/performance.md), when small; the egress bridge and the
+// host-port forward need lite-sandbox itself.
+func sandboxExe(small bool) (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err == nil && small {
+		exe = contract.FindShimBinary(exe)
+	}
+	return exe, err
+}
+
+// startSockets starts the command's proxy under network = "allow", or
+// its sandbox.host_ports proxy under open (hostPorts), binds its socket
+// into spec and names it in env; stop ends it.
+func (s *Shim) startSockets(spec *sandbox.Spec, env []string, hostPorts bool) ([]string, func(), error) {
+	switch {
+	case spec.Network == policy.NetworkAllow:
+		sock, stop, err := s.startEgress()
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Read = append(spec.Read, sock)
+		return append(env, egress.EnvSocket+"="+sock), stop, nil
+	case hostPorts:
+		sock, stop, err := s.startHostPorts()
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Read = append(spec.Read, sock)
+		return egress.HostPortsEnv(env, sock, s.Policy.Sandbox.HostPorts), stop, nil
+	}
+	return env, func() {}, nil
+}
+
+// hostPortsOn says whether the command's sandbox forwards
+// sandbox.host_ports: under network = "open" with its own namespace
+// (with no user-space stack it shares the host's network, where the
+// ports are reachable anyway; docs/egress.md "Grants under open").
+func (s *Shim) hostPortsOn(spec sandbox.Spec) bool {
+	if spec.Network != policy.NetworkOpen || len(s.Policy.Sandbox.HostPorts) == 0 || runtime.GOOS != "linux" {
+		return false
+	}
+	p, _ := sandbox.UserNet()
+	return p != ""
+}
+
+// startHostPorts serves sandbox.host_ports for this command, on a
+// socket in a fresh private directory (as startEgress), and returns the
+// socket's path and a stop function.
+func (s *Shim) startHostPorts() (string, func(), error) {
+	removeStaleEgressDirs(os.TempDir())
+	dir, err := os.MkdirTemp("", egressDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("host ports: %w", err)
+	}
+	sock := filepath.Join(dir, egress.SocketName)
+	stop, err := egress.ServeHostPorts(sock, s.Policy.Sandbox.HostPorts, nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return sock, func() { stop(); os.RemoveAll(dir) }, nil
 }
 
 // egressLogPath is where the per-command proxy (`run`, a shim outside a

@@ -220,49 +220,29 @@ func (s *Shim) Exec(argv []string) error {
 	if err != nil {
 		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
-	exe, err := confiningExe(spec.Network)
+	// The command starts through our own binary, which confines itself
+	// further (Landlock scopes, seccomp) inside the sandbox, then runs it.
+	hostPorts := s.hostPortsOn(spec)
+	exe, err := sandboxExe(spec.Network != policy.NetworkAllow && !hostPorts)
 	if err != nil {
-		return err
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
 	}
 	spec.Read = append(slices.Clip(spec.Read), exe)
 	// Both binaries are Go's build cache program inside; this process
 	// serves the host's side (package gocacheprog).
 	spec.GoCacheProg = exe
 	defer serveGoCache(&spec)()
-	if spec.Network == policy.NetworkAllow {
-		sock, stop, err := s.startEgress()
-		if err != nil {
-			return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
-		}
-		defer stop()
-		spec.Read = append(spec.Read, sock)
-		env = append(env, egress.EnvSocket+"="+sock)
+	env, stopNet, err := s.startSockets(&spec, env, hostPorts)
+	if err != nil {
+		return &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: %w", err)}
 	}
+	defer stopNet()
 	if dir := sandbox.NewGitEvents(); dir != "" {
 		defer os.RemoveAll(dir)
 		spec.GitEvents, s.gitEvents = dir, filepath.Join(dir, "events")
 		env = append(env, sandbox.EnvGitEvents+"="+s.gitEvents)
 	}
 	return s.runSandboxed(b, spec, env, confine.Argv(exe, argv), sigc)
-}
-
-// confiningExe is the binary a command starts through: our own, which
-// confines itself further (Landlock scopes, seccomp) inside the sandbox
-// and then executes the command.
-func confiningExe(network string) (string, error) {
-	exe, err := os.Executable()
-	if err == nil {
-		exe, err = filepath.EvalSymlinks(exe)
-	}
-	if err != nil {
-		return "", &exit.Error{Code: exit.Sandbox, Err: fmt.Errorf("sandbox: own executable: %w", err)}
-	}
-	if network != policy.NetworkAllow {
-		// The smaller shim binary confines as well and starts faster
-		// (docs/performance.md); the egress bridge needs this one.
-		exe = contract.FindShimBinary(exe)
-	}
-	return exe, nil
 }
 
 // runSandboxed prepares the sandbox of spec, runs argv in it and reports

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,8 @@ import (
 // CFLAGS, a git session under the user's identity and global hooks
 // directory (commits, a branch, a linked worktree in the workspace, a
 // rebase, a submodule), and `npm install` from a registry on 127.0.0.1
-// named by ~/.npmrc, whose `prepare` script enables hooks as husky does.
+// named by ~/.npmrc (its port granted by sandbox.host_ports), whose
+// `prepare` script enables hooks as husky does.
 
 // workloadScript is run in the repository's root. Commit dates are
 // fixed, so that every commit, tree and ref is the same wherever it
@@ -121,6 +123,15 @@ func workloadHome(t *testing.T, e *env, goBin, registry string) {
 		t.Fatal(err)
 	}
 	e.write("~/.npmrc", "registry="+registry+"/\n")
+	// The registry is on the host's loopback, which network = "open"
+	// (the default) keeps out unless the user grants its port (#27,
+	// docs/egress.md "Grants under open"), as a user of a local
+	// registry does.
+	u, err := url.Parse(registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.write("~/.config/lite-sandbox/config.toml", "[sandbox]\nhost_ports = ["+u.Port()+"]\n")
 	e.chownTree()
 	cmd := exec.Command(goBin, "env", "-w", "GOPRIVATE=corp.example", "GONOPROXY=none", "GOFLAGS=-mod=mod -modcacherw",
 		"GOTOOLCHAIN=local", "GOPROXY=file://"+filepath.Join(e.ws, ".proxy"))

@@ -24,7 +24,7 @@ func networkLine(p *policy.Policy) string {
 	case sb.Network == policy.NetworkOpen && runtime.GOOS == "linux":
 		path, why := sandbox.UserNet()
 		if path != "" {
-			return "open (the internet through " + path + "; this host's loopback, its own addresses, the LAN, link-local (169.254.169.254) and the other special ranges are refused)"
+			return "open (the internet through " + path + "; this host's loopback, its own addresses, the LAN, link-local (169.254.169.254) and the other special ranges are refused" + openGrants(sb) + ")"
 		}
 		return "open, DEGRADED: commands share this host's network (its loopback services, LAN and 169.254.169.254): " + why
 	case sb.Network == policy.NetworkHost:
@@ -66,4 +66,18 @@ func landlockNetworkLine(mode string, abi int) string {
 	}
 	// The backend restricts TCP for off.
 	return mode + " (landlock backend: TCP connect and bind refused; UDP and ICMP not filtered)"
+}
+
+// openGrants is what sandbox.host_ports and sandbox.allow_addresses
+// open under open (docs/egress.md "Grants under open").
+func openGrants(sb policy.Sandbox) string {
+	if len(sb.HostPorts) == 0 && len(sb.AllowAddresses) == 0 {
+		return " unless granted: sandbox.host_ports, sandbox.allow_addresses"
+	}
+	ports := make([]string, len(sb.HostPorts))
+	for i, p := range sb.HostPorts {
+		ports[i] = strconv.Itoa(p)
+	}
+	return fmt.Sprintf("; granted: host loopback ports [%s] (sandbox.host_ports), addresses [%s] (sandbox.allow_addresses)",
+		strings.Join(ports, ", "), strings.Join(sb.AllowAddresses, ", "))
 }

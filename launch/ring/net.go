@@ -79,13 +79,12 @@ func AgentNet(in Input) Net {
 	for _, d := range in.Policy.Agent.AllowDomains {
 		n.addHost(d)
 	}
-	for _, p := range in.Policy.Agent.HostPorts {
-		n.Ports = append(n.Ports, p)
-		// The proxy's own way to a granted port, for a client that
-		// ignores the port in NO_PROXY (egress.AgentEnv).
-		n.Rules.AllowDomains = appendNew(n.Rules.AllowDomains, "127.0.0.1", "localhost")
-		n.addAddr("127.0.0.1:"+strconv.Itoa(p), "[::1]:"+strconv.Itoa(p))
-	}
+	n.Ports = append(n.Ports, in.Policy.Agent.HostPorts...)
+	// The proxy's own way to a granted port, for a client that ignores
+	// the port in NO_PROXY (egress.AgentEnv).
+	hp := egress.HostPortsConfig(n.Ports)
+	n.Rules.AllowDomains = appendNew(n.Rules.AllowDomains, hp.AllowDomains...)
+	n.addAddr(hp.AllowAddresses...)
 	return n
 }
 
@@ -211,4 +210,24 @@ func (n Net) Line() string {
 	}
 	return fmt.Sprintf("network: own namespace, loopback only; out only through the agent's proxy (127.0.0.1:%d, socks5 :%d) to: %s; host loopback ports forwarded (agent.host_ports): %s",
 		egress.HTTPPort, egress.SOCKSPort, hosts, ports)
+}
+
+// closingMax bounds the destinations the closing line names.
+const closingMax = 8
+
+// ClosingLine is said when the session ends (never into the agent's
+// screen while it runs): the destinations the agent's proxy refused
+// since since, from the session's ring-egress.jsonl in dir, and the key
+// that opens one; "" when it refused none (docs/ring.md "The network").
+func ClosingLine(dir string, since time.Time) string {
+	list, more := egress.Refusals(filepath.Join(dir, AgentLogName), since, closingMax)
+	if len(list) == 0 {
+		return ""
+	}
+	s := strings.Join(list, ", ")
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("the agent's proxy refused %s this session (the agent ring reaches only its provider hosts, agent.allow_domains and agent.host_ports; to allow a name: agent.allow_domains, a port of this host: agent.host_ports, in your own config; every connection is in %s)",
+		s, filepath.Join(dir, AgentLogName))
 }

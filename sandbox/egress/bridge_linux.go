@@ -24,10 +24,14 @@ import (
 // variable it returns env unchanged. The bridge dies with the sandbox:
 // bwrap's PID namespace ends when the command does.
 func StartBridge(exe string, env []string) ([]string, error) {
-	sock, fwd := "", ""
+	sock, fwd, only := "", "", false
 	rest := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		if v, ok := strings.CutPrefix(kv, EnvForward+"="); ok {
 			fwd = v
+			return true
+		}
+		if v, ok := strings.CutPrefix(kv, EnvForwardOnly+"="); ok {
+			only = v == "1"
 			return true
 		}
 		v, ok := strings.CutPrefix(kv, EnvSocket+"=")
@@ -42,6 +46,13 @@ func StartBridge(exe string, env []string) ([]string, error) {
 	ports, err := ParsePorts(fwd)
 	if err != nil {
 		return nil, fmt.Errorf("egress bridge: %w", err)
+	}
+	if only {
+		// network = "open" with sandbox.host_ports: the forward alone.
+		if len(ports) == 0 {
+			return nil, fmt.Errorf("egress forward: %s without ports", EnvForwardOnly)
+		}
+		return rest, startForward(exe, sock, ports)
 	}
 	var files []*os.File
 	defer func() {

@@ -208,3 +208,39 @@ func (s *Dedup) First(d Decision) bool {
 	s.seen[k] = true
 	return true
 }
+
+// Refusals returns the distinct destinations (host:port) the rules
+// refused in the log at path (and its rotated file) since since, in the
+// order first refused, at most max of them, and how many more there
+// were: the agent ring's closing line (docs/ring.md "The network").
+func Refusals(path string, since time.Time, max int) ([]string, int) {
+	var ds []Decision
+	budget := readCap
+	for _, name := range []string{path, path + ".1"} {
+		older, n := readTail(filepath.Clean(name), since, budget, func(d Decision) {
+			if d.Refused() {
+				ds = append(ds, d)
+			}
+		})
+		budget -= n
+		if older || budget <= 0 {
+			break
+		}
+	}
+	slices.Reverse(ds)
+	var out []string
+	more, seen := 0, map[string]bool{}
+	for _, d := range ds {
+		hp := HostPort(d.Host, d.Port)
+		if d.Host == "" || seen[hp] {
+			continue
+		}
+		seen[hp] = true
+		if len(out) < max {
+			out = append(out, hp)
+		} else {
+			more++
+		}
+	}
+	return out, more
+}

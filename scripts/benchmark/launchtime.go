@@ -45,7 +45,7 @@ func (b *bench) launchTimes() error {
 			fmt.Printf("launch --dry-run %s: %v\n", agent, err)
 		}
 	}
-	return nil
+	return ringNetBench(b.bin, b.noop, b.small, b.home, b.n)
 }
 
 // stamped runs c, which prints the Unix nanoseconds at which it started,

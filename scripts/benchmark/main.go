@@ -45,7 +45,7 @@ func main() {
 	flag.IntVar(&c.files, "files", 20000, "files in the large workspace")
 	flag.Int64Var(&c.size, "bytes", 1<<30, "bytes of output for the throughput test")
 	flag.IntVar(&c.concurrent, "concurrent", 50, "commands at once for the concurrency test")
-	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", "landlock" (the backends' per-command rows), "usernet" (network = open beside host) or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
+	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", "landlock" (the backends' per-command rows), "usernet" (network = open beside host), "ringnet" (the agent ring's launch with its network namespace) or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
 	srt := flag.String("srt", "", "Anthropic's sandbox-runtime CLI (default: srt on PATH)")
 	codex := flag.String("codex", "", "the codex CLI (default: codex on PATH)")
 	flag.StringVar(&c.agentsBin, "agents", os.Getenv("LITE_SANDBOX_AGENTS_BIN"), "a directory with the agent CLIs, for the launch timings")
@@ -59,6 +59,22 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchmark:", err)
 		os.Exit(exit.Failed)
 	}
+}
+
+// onlyAlone checks -only, and runs the sections that need no bench
+// (firstbuild); done when it ran one.
+func onlyAlone(c config) (done bool, err error) {
+	switch c.only {
+	case "", "hooks", sandbox.BackendLandlock, "usernet", "ringnet":
+		return false, nil
+	case "firstbuild":
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			return true, fmt.Errorf("-only firstbuild: %w", err)
+		}
+		return true, benchFirstBuild(c.bin, goBin, smallProgram)
+	}
+	return true, fmt.Errorf("-only %q: want hooks, landlock, usernet, ringnet or firstbuild", c.only)
 }
 
 // bench holds what the measurements share: the workspaces and sessions.
@@ -75,16 +91,8 @@ func run(c config) error {
 	if c.bin, err = filepath.Abs(c.bin); err != nil {
 		return err
 	}
-	switch c.only {
-	case "", "hooks", sandbox.BackendLandlock, "usernet":
-	case "firstbuild":
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			return fmt.Errorf("-only firstbuild: %w", err)
-		}
-		return benchFirstBuild(c.bin, goBin, smallProgram)
-	default:
-		return fmt.Errorf("-only %q: want hooks, landlock, usernet or firstbuild", c.only)
+	if done, err := onlyAlone(c); done || err != nil {
+		return err
 	}
 	base, err := os.MkdirTemp("/var/tmp", "lite-sandbox-bench-")
 	if err != nil {
@@ -107,6 +115,9 @@ func run(c config) error {
 	}
 	if c.only == "usernet" {
 		return userNetBench(c.bin, b.backend, b.small, b.home, c.n)
+	}
+	if c.only == "ringnet" {
+		return ringNetBench(c.bin, c.noop, b.small, b.home, c.n)
 	}
 	closeAll, err := b.openSessions(filepath.Join(base, "run"))
 	if err != nil {

@@ -63,3 +63,45 @@ func TestAgentNet(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxHostPorts: sandbox.host_ports (commands under open) is the
+// user's alone, checked, merged without repeats, and survives freezing
+// and Clone (#27).
+func TestSandboxHostPorts(t *testing.T) {
+	t.Parallel()
+	noenv := func(string) string { return "" }
+	user := write(t, t.TempDir(), "user.toml", "[sandbox]\nhost_ports = [4873, 4873, 5432]\n")
+	p, err := Load(Options{UserFile: user, Getenv: noenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Sandbox.HostPorts, []int{4873, 5432}) || len(p.Agent.HostPorts) != 0 {
+		t.Errorf("sandbox.host_ports = %v, agent.host_ports = %v", p.Sandbox.HostPorts, p.Agent.HostPorts)
+	}
+	b, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := LoadFrozen("frozen", b); err != nil || !slices.Equal(f.Sandbox.HostPorts, p.Sandbox.HostPorts) {
+		t.Errorf("frozen: %v, %v", f.Sandbox.HostPorts, err)
+	}
+	c := p.Clone()
+	c.Sandbox.HostPorts[0] = 1
+	if p.Sandbox.HostPorts[0] != 4873 {
+		t.Error("Clone shares sandbox.host_ports")
+	}
+	ws := t.TempDir()
+	write(t, ws, projectFile, "[sandbox]\nhost_ports = [6379]\n")
+	if _, err := Load(Options{UserFile: user, Workspace: ws, Getenv: noenv}); err == nil || !strings.Contains(err.Error(), "sandbox.host_ports") {
+		t.Errorf("a project file's sandbox.host_ports: err = %v", err)
+	}
+	for _, tc := range []struct{ user, want string }{
+		{"[sandbox]\nhost_ports = [3128]\n", "the sandbox's own proxy port"},
+		{"[sandbox]\nhost_ports = [70000]\n", "sandbox.host_ports"},
+	} {
+		f := write(t, t.TempDir(), "u.toml", tc.user)
+		if _, err := Load(Options{UserFile: f, Getenv: noenv}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.user, err, tc.want)
+		}
+	}
+}

@@ -174,6 +174,7 @@ type layer struct {
 		DenyDomains    []string `toml:"deny_domains"`
 		AllowAddresses []string `toml:"allow_addresses"`
 		AllowPorts     []int    `toml:"allow_ports"`
+		HostPorts      []int    `toml:"host_ports"`
 		UpstreamProxy  *string  `toml:"upstream_proxy"`
 	} `toml:"sandbox"`
 	Shell struct {

@@ -49,6 +49,9 @@ func (p *Policy) applyNetwork(l *layer, project bool, loosen func(key, why strin
 	if project && len(l.Sandbox.AllowPorts) > 0 {
 		return loosen("sandbox.allow_ports", "only your own file may open more ports")
 	}
+	if project && len(l.Sandbox.HostPorts) > 0 {
+		return loosen("sandbox.host_ports", "only your own file may let commands reach services of this host")
+	}
 	if project && l.Sandbox.UpstreamProxy != nil {
 		// A repository must not route the sandbox's traffic through a
 		// proxy of its choosing (which would see every name it reaches).
@@ -60,6 +63,17 @@ func (p *Policy) applyNetwork(l *layer, project bool, loosen func(key, why strin
 		}
 		if !slices.Contains(p.Sandbox.AllowPorts, v) {
 			p.Sandbox.AllowPorts = append(p.Sandbox.AllowPorts, v)
+		}
+	}
+	for i, v := range l.Sandbox.HostPorts {
+		if err := egress.CheckPort(v); err != nil {
+			return l.errAt(fmt.Sprintf("sandbox.host_ports: %v", err), "host_ports", i)
+		}
+		if v == egress.HTTPPort || v == egress.SOCKSPort {
+			return l.errAt(fmt.Sprintf("sandbox.host_ports: %d is the sandbox's own proxy port; it cannot be forwarded", v), "host_ports", i)
+		}
+		if !slices.Contains(p.Sandbox.HostPorts, v) {
+			p.Sandbox.HostPorts = append(p.Sandbox.HostPorts, v)
 		}
 	}
 	if u := l.Sandbox.UpstreamProxy; u != nil {

@@ -44,6 +44,12 @@ type Sandbox struct {
 	// AllowPorts are the ports, beyond 80 and 443, that allowed names
 	// may be reached on. Only the user's file may set it.
 	AllowPorts []int `toml:"allow_ports"`
+	// HostPorts are ports of the host's loopback forwarded into the
+	// command sandbox under network = "open" (a local package registry,
+	// a database): 127.0.0.1:PORT inside is the host's; no other host
+	// loopback service is reachable (docs/egress.md "Grants under
+	// open"). Only the user's file may set it.
+	HostPorts []int `toml:"host_ports"`
 	// UpstreamProxy is the proxy the egress proxy chains to
 	// (http://[user:password@]host:port), "none" for none; unset, the
 	// host's own HTTPS_PROXY is used. Only the user's file may set it.
@@ -269,6 +275,7 @@ func (p *Policy) Clone() *Policy {
 	c.Sandbox.DenyDomains = slices.Clone(p.Sandbox.DenyDomains)
 	c.Sandbox.AllowAddresses = slices.Clone(p.Sandbox.AllowAddresses)
 	c.Sandbox.AllowPorts = slices.Clone(p.Sandbox.AllowPorts)
+	c.Sandbox.HostPorts = slices.Clone(p.Sandbox.HostPorts)
 	c.Shell.DenyEnv = slices.Clone(p.Shell.DenyEnv)
 	c.Agent.Write = slices.Clone(p.Agent.Write)
 	c.Agent.Read = slices.Clone(p.Agent.Read)

@@ -21,5 +21,5 @@ func (p *Policy) SandboxSpec(workspace, home, cwd string) (sandbox.Spec, error) 
 // Grants are the lists of the policy's [sandbox] table the OS sandbox
 // enforces.
 func (s Sandbox) Grants() sandbox.Grants {
-	return sandbox.Grants{Network: s.Network, Lists: s.Lists, Unprotect: s.Unprotect}
+	return sandbox.Grants{Network: s.Network, Lists: s.Lists, Unprotect: s.Unprotect, AllowAddresses: s.AllowAddresses}
 }
