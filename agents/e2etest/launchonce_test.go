@@ -1,6 +1,8 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
+//go:build linux
+
 package e2etest
 
 import (
