@@ -6,11 +6,9 @@ package launch
 import (
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
@@ -72,25 +70,6 @@ func SessionEgress(p *policy.Policy, workspace string, recent *egress.Recent) (f
 		stopWatch := watchContinued(recent)
 		return sock, func() { l.Close(); stopWatch() }, nil
 	}, nil
-}
-
-// watchContinued tells recent each time this process is continued after
-// a stop, until the returned function is called.
-func watchContinued(recent *egress.Recent) (stop func()) {
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, syscall.SIGCONT)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-c:
-				recent.Continued(os.Getpid())
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { signal.Stop(c); close(done) }
 }
 
 // HostPortsSocketName is the session's sandbox.host_ports proxy socket,
