@@ -4,7 +4,6 @@
 package egress
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // StartBridge runs inside the sandbox, in `__confine` before the command
@@ -101,18 +99,7 @@ func Bridge(l net.Listener, sock string) error {
 
 // serve accepts on l and carries every connection with h.
 func (h *health) serve(l net.Listener) error {
-	var delay time.Duration
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			time.Sleep(delay)
-			continue
-		}
-		delay = 0
+	return acceptLoop(l, func(c net.Conn) {
 		go h.carry(c)
-	}
+	})
 }

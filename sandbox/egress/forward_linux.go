@@ -85,18 +85,7 @@ func ServeForward(sock, count string) error {
 // forward accepts on l and tunnels each connection to 127.0.0.1:port
 // on the host.
 func forward(l net.Listener, sock string, port int) error {
-	var delay time.Duration
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			time.Sleep(delay)
-			continue
-		}
-		delay = 0
+	return acceptLoop(l, func(c net.Conn) {
 		go func() {
 			up, err := tunnel(sock, "127.0.0.1:"+strconv.Itoa(port))
 			if err != nil {
@@ -105,7 +94,7 @@ func forward(l net.Listener, sock string, port int) error {
 			}
 			pipe(c, up)
 		}()
-	}
+	})
 }
 
 // tunnel opens a CONNECT tunnel to target through the proxy socket.

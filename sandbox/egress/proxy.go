@@ -135,26 +135,15 @@ func (p *Proxy) init() {
 // first.
 func (p *Proxy) Serve(l net.Listener) error {
 	p.init()
-	var delay time.Duration
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			time.Sleep(delay)
-			continue
-		}
-		delay = 0
+	return acceptLoop(l, func(c net.Conn) {
 		client := clientOf(c)
 		if why := p.gate.take(client); why != "" {
 			p.turnAway(c, client, why)
-			continue
+			return
 		}
 		gc := &gatedConn{Conn: c, release: func() { p.gate.release(client) }}
 		go p.serveConn(gc)
-	}
+	})
 }
 
 // serveConn tells SOCKS5 from HTTP by the first byte.
