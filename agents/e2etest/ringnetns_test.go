@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -78,6 +79,9 @@ func neighbourServer(ready string) int {
 	return 0
 }
 
+// netnsAdd serializes this test binary's `ip netns add` (neighbourhood).
+var netnsAdd sync.Mutex
+
 // ipRun runs ip with args, failing the test on an error.
 func ipRun(t *testing.T, args ...string) {
 	t.Helper()
@@ -95,10 +99,17 @@ func neighbourhood(t *testing.T) string {
 	}
 	id := strconv.Itoa(os.Getpid()) + strconv.FormatInt(time.Now().UnixNano()%100000, 10)
 	host, lan := "lsh"+id, "lsl"+id
-	ipRun(t, "netns", "add", host)
-	t.Cleanup(func() { exec.Command("ip", "netns", "del", host).Run() })
-	ipRun(t, "netns", "add", lan)
-	t.Cleanup(func() { exec.Command("ip", "netns", "del", lan).Run() })
+	// ip makes /run/netns a shared mount on its first use; two parallel
+	// first adds race there, and one's namespace file ends up under the
+	// other's mount (setns: "Invalid argument"): the adds take turns.
+	func() {
+		netnsAdd.Lock()
+		defer netnsAdd.Unlock()
+		ipRun(t, "netns", "add", host)
+		t.Cleanup(func() { exec.Command("ip", "netns", "del", host).Run() })
+		ipRun(t, "netns", "add", lan)
+		t.Cleanup(func() { exec.Command("ip", "netns", "del", lan).Run() })
+	}()
 	ipRun(t, "link", "add", "va", "netns", host, "type", "veth", "peer", "name", "vb", "netns", lan)
 	ipRun(t, "-n", host, "addr", "add", hostSide+"/24", "dev", "va")
 	ipRun(t, "-n", lan, "addr", "add", lanHost+"/24", "dev", "vb")
