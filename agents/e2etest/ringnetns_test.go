@@ -79,7 +79,7 @@ func neighbourServer(ready string) int {
 	return 0
 }
 
-// netnsAdd serializes this test binary's `ip netns add` (neighbourhood).
+// netnsAdd lets one neighbourhood of this test binary exist at a time.
 var netnsAdd sync.Mutex
 
 // ipRun runs ip with args, failing the test on an error.
@@ -99,17 +99,16 @@ func neighbourhood(t *testing.T) string {
 	}
 	id := strconv.Itoa(os.Getpid()) + strconv.FormatInt(time.Now().UnixNano()%100000, 10)
 	host, lan := "lsh"+id, "lsl"+id
-	// ip makes /run/netns a shared mount on its first use; two parallel
-	// first adds race there, and one's namespace file ends up under the
-	// other's mount (setns: "Invalid argument"): the adds take turns.
-	func() {
-		netnsAdd.Lock()
-		defer netnsAdd.Unlock()
-		ipRun(t, "netns", "add", host)
-		t.Cleanup(func() { exec.Command("ip", "netns", "del", host).Run() })
-		ipRun(t, "netns", "add", lan)
-		t.Cleanup(func() { exec.Command("ip", "netns", "del", lan).Run() })
-	}()
+	// One neighbourhood at a time: under load, one subtest's named
+	// namespace was unusable (setns: "Invalid argument") while the
+	// other's were made or removed; the lock is released after the
+	// namespaces are deleted (cleanups run last-in first-out).
+	netnsAdd.Lock()
+	t.Cleanup(netnsAdd.Unlock)
+	ipRun(t, "netns", "add", host)
+	t.Cleanup(func() { exec.Command("ip", "netns", "del", host).Run() })
+	ipRun(t, "netns", "add", lan)
+	t.Cleanup(func() { exec.Command("ip", "netns", "del", lan).Run() })
 	ipRun(t, "link", "add", "va", "netns", host, "type", "veth", "peer", "name", "vb", "netns", lan)
 	ipRun(t, "-n", host, "addr", "add", hostSide+"/24", "dev", "va")
 	ipRun(t, "-n", lan, "addr", "add", lanHost+"/24", "dev", "vb")
