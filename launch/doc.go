@@ -24,7 +24,7 @@
 //	    worker.log    the worker's stdout and stderr, and restarts
 //
 // and starts the worker (`lite-sandbox __worker`, see package
-// [github.com/lite-sandbox/lite-sandbox/shims/worker]) inside bwrap,
+// [github.com/lite-sandbox/lite-sandbox/sandbox/worker]) inside bwrap,
 // with the listening socket as descriptor 3. The socket's directory is
 // not mounted in the sandbox, so commands cannot reach it. Because every
 // command of the session runs in the same sandbox, /tmp and background

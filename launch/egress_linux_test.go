@@ -19,8 +19,8 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // egressSession opens a session with network = "allow" over the test

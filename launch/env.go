@@ -5,7 +5,7 @@ package launch
 
 import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 )
 
 // agentEnv returns base with the variables that route an agent's shell

@@ -9,7 +9,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
 // Exec fails with [worker.ErrUnsupported]: sessions need Linux.

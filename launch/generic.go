@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
@@ -19,7 +20,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

@@ -22,8 +22,8 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Helper modes of the test binary, chosen by environment variables

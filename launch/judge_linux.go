@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 )
 
 // judgeServer is the launcher's side of the session's judge socket

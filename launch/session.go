@@ -15,9 +15,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // WorkerCommand is the hidden subcommand that runs the worker

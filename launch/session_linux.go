@@ -19,11 +19,11 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
 // Restart policy: a worker that dies after running for quickExit is

@@ -8,7 +8,7 @@ package launch
 import (
 	"context"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
 // Open fails with [worker.ErrUnsupported]: sessions need Linux for now.

@@ -17,10 +17,10 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )

@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 	"mvdan.cc/sh/v3/syntax"
 )
 

@@ -9,9 +9,9 @@ import (
 	"errors"
 	"net"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // Judge is a session's judge; sessions need Linux (see judge_linux.go).

@@ -13,16 +13,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/internal/inherit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Dispatch runs what the per-command path of either binary is asked to

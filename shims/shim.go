@@ -20,20 +20,20 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/explain"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // Shim is one command as a value (#19): the frozen policy, the places,

@@ -18,14 +18,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/internal/netroute"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
 )
 
 // envEgressSocket is egress.EnvSocket (a test checks it), named here so

@@ -10,12 +10,12 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // fileHooker adapts an agents.FileHooker to the Hooker call in HookCmd,

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/registry"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // LaunchCmd is `lite-sandbox launch [flags] AGENT [-- ARGS...]`.

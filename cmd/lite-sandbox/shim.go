@@ -4,7 +4,7 @@
 package main
 
 import (
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 
 	"github.com/lite-sandbox/lite-sandbox/shims"
 )

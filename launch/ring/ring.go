@@ -20,8 +20,8 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 

@@ -19,7 +19,7 @@ const LandlockOption = "--landlock"
 
 // EnvTmpdir names the Landlock backend's temp directory in the
 // confined program's environment: a session's worker sets TMPDIR to it
-// in each command's (shims/worker), which arrives with the shim's.
+// in each command's (sandbox/worker), which arrives with the shim's.
 const EnvTmpdir = "LITE_SANDBOX_LANDLOCK_TMPDIR"
 
 // Landlock is the filesystem and network policy of the Landlock backend,

@@ -15,8 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // concurrency starts many commands at once, as an agent with parallel

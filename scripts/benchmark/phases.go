@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 // tracer keeps the moments the sessions' judges report (shims.Times).

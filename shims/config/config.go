@@ -14,8 +14,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )

@@ -24,11 +24,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
 // EnvShimTimes carries the shim's start and the moment it sent its

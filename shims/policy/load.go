@@ -16,9 +16,9 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
 )
 
 //go:embed default.toml

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/contract"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 )
 
 func write(t *testing.T, dir, name, text string) string {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
 // TestToken: a worker started with a token (a session with a judge)

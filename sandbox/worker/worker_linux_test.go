@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-sandbox/lite-sandbox/shims/worker"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
 func TestMain(m *testing.M) {
