@@ -19,6 +19,6 @@ var Order = []string{"internal", "sandbox", "agents", "shims", "launch", "cmd"}
 // independent of each other.
 var Sandbox = [][]string{
 	{"confine"}, // the in-sandbox step, linked alone into the shim binary
-	{"egress", "gocacheprog", "probe", "settings", "worker"}, // parts the root and its users call
+	{"egress", "git", "gocacheprog", "probe", "settings", "worker"}, // parts the root and its users call
 	{""},
 }
