@@ -20,6 +20,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/git"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -89,7 +90,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 
 	var nestedBefore map[string]string
 	if st.Sandboxed() {
-		nestedBefore = sandbox.NestedGitDirs(o.Workspace)
+		nestedBefore = git.Nested(o.Workspace)
 		scratch, err := newScratchHome(o.Home)
 		if err != nil {
 			return -1, err

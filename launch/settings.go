@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/settings"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -26,8 +26,8 @@ func printSettings(w io.Writer, p *policy.Policy, home string, getenv func(strin
 	var b strings.Builder
 	fmt.Fprintf(&b, "command sandbox: your settings (docs/configuration.md, \"Your tools' settings\"):\n")
 	for _, f := range []struct{ tool, host, dst string }{
-		{"go env", sandbox.UserGoEnv(home, getenv), "~/.config/go/env"},
-		{"npm", sandbox.UserNpmrc(home, getenv), "~/.npmrc"},
+		{"go env", settings.UserGoEnv(home, getenv), "~/.config/go/env"},
+		{"npm", settings.UserNpmrc(home, getenv), "~/.npmrc"},
 	} {
 		data, err := os.ReadFile(f.host)
 		if f.host == "" || err != nil {
@@ -37,9 +37,9 @@ func printSettings(w io.Writer, p *policy.Policy, home string, getenv func(strin
 		var content []byte
 		var dropped []string
 		if f.tool == "go env" {
-			content, dropped = sandbox.GoEnvFile(data, "", getenv("GOPROXY"))
+			content, dropped = settings.GoEnvFile(data, "", getenv("GOPROXY"))
 		} else {
-			content, dropped = sandbox.NpmrcFile(data)
+			content, dropped = settings.NpmrcFile(data)
 		}
 		fmt.Fprintf(&b, "  %s: %s, a copy at %s: keeps %s; leaves out %s\n",
 			f.tool, f.host, f.dst, list(keys(content)), list(dropped))

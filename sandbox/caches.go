@@ -171,3 +171,37 @@ func goCacheProgSetting(s Spec, c string) string {
 	}
 	return "GOCACHEPROG=" + strings.Join(args, " ") + "\n"
 }
+
+// The generated settings files, in the cache layer directory.
+const (
+	goEnvName     = "go.env"
+	goProgEnvName = "go-prog.env" // go.env with GOCACHEPROG (goCacheProgSetting)
+	npmrcName     = "npmrc"
+)
+
+// settingsMounts binds the generated settings files that exist in the
+// cache layer directory at the paths the tools read inside: the go env
+// file at ~/.config/go/env (GOENV is not passed into the sandbox; an
+// XDG_CONFIG_HOME other than ~/.config is a limit, docs/limits.md), the
+// npmrc at ~/.npmrc. goEnvBound says the Go module cache already bound
+// the go env file.
+func settingsMounts(s Spec, fsys FS, goEnvBound bool) []Mount {
+	if s.CacheLayer == "" || s.Home == "" {
+		return nil
+	}
+	var ms []Mount
+	for _, f := range []struct{ name, dst string }{
+		{goEnvFile(s, fsys), path.Join(s.Home, ".config", "go", "env")},
+		{npmrcName, path.Join(s.Home, ".npmrc")},
+	} {
+		if f.name == goEnvFile(s, fsys) && goEnvBound {
+			continue
+		}
+		src := path.Join(s.CacheLayer, f.name)
+		if _, err := fsys.Stat(src); err != nil {
+			continue
+		}
+		ms = append(ms, Mount{Kind: ROBind, Src: src, Dst: f.dst})
+	}
+	return ms
+}

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox/settings"
 )
 
 // ensureCacheLayers creates the workspace's layer directory of every
 // existing cache that is not shared, and the user's settings files (the
 // go env file, which also puts the host's download cache first in
-// GOPROXY, and the npmrc; settings.go). When the layers cannot be made,
+// GOPROXY, and the npmrc; sandbox/settings). When the layers cannot be made,
 // caches are read-only (s.CacheLayer is cleared) and the settings stay
 // out.
 func ensureCacheLayers(s *Spec) error {
@@ -46,13 +48,13 @@ func writeSettings(s Spec, getenv func(string) string) {
 		}
 	}
 	var goEnv []byte
-	user, err := readSettings(UserGoEnv(s.Home, getenv))
+	user, err := readSettings(settings.UserGoEnv(s.Home, getenv))
 	if dl != "" || err == nil {
-		goEnv, _ = GoEnvFile(user, dl, getenv("GOPROXY"))
+		goEnv, _ = settings.GoEnvFile(user, dl, getenv("GOPROXY"))
 	}
 	var npmrc []byte
-	if user, err := readSettings(UserNpmrc(s.Home, getenv)); err == nil {
-		npmrc, _ = NpmrcFile(user)
+	if user, err := readSettings(settings.UserNpmrc(s.Home, getenv)); err == nil {
+		npmrc, _ = settings.NpmrcFile(user)
 	}
 	progEnv := goProgEnv(s, goEnv)
 	// A spec without the program (the ring's) leaves the program's file

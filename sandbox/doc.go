@@ -35,4 +35,14 @@
 // the [Spec.Deny] paths are masked even when they lie inside something
 // that is mounted. Inside the writable workspace the [Spec.Protect]
 // paths stay read-only (classes 9 to 15).
+//
+// The parts with a job of their own are packages below this one, which
+// import nothing of it (internal/layers checks the order):
+// sandbox/probe (what the host offers a sandbox, for doctor),
+// sandbox/git (git's state read from its files: the nested repositories
+// a command made), sandbox/settings (the user's tool settings, filtered
+// of secrets), sandbox/gocacheprog (Go's build cache inside),
+// sandbox/egress (network = "allow": the proxy), sandbox/worker (the
+// session's persistent worker) and, lowest, sandbox/confine (the step
+// inside the sandbox). AGENTS.md's tree says which file holds what.
 package sandbox

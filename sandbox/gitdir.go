@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/sandbox/git"
 )
 
 // A git directory is protected by default: every entry that exists when
@@ -21,9 +23,6 @@ import (
 // a file mount point allows. Escape classes 9, 10: the host's next
 // `git status` reads config, commondir (a redirect to another git
 // directory's config) and runs hooks, fsmonitor and filters.
-
-// maxGitDepth bounds the walk through nested submodule git directories.
-const maxGitDepth = 6
 
 // gitWritableName reports whether git writes the top-level entry name
 // of a repository's git directory (perWorktree: of a linked worktree's
@@ -57,19 +56,6 @@ func gitWritableName(name string, perWorktree bool) bool {
 // what no commondir means.
 var gitPlaceholders = []string{"config", "config.worktree", "commondir", "hooks/", "info/"}
 
-// isGitDir reports whether dir looks like a git directory.
-func isGitDir(dir string) bool {
-	if fi, err := os.Lstat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	for _, n := range []string{"objects", "commondir"} {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
 // GitControl returns the protected entries of the repository git
 // directory dir (the workspace's .git, a submodule's .git/modules/NAME,
 // a main repository's common directory), its submodules' git directories
@@ -80,7 +66,7 @@ func GitControl(dir string) []Protected {
 
 func gitControl(dir string, perWorktree bool, depth int) []Protected {
 	ents, err := os.ReadDir(dir)
-	if err != nil || depth > maxGitDepth {
+	if err != nil || depth > git.MaxDepth {
 		return nil
 	}
 	var out []Protected
@@ -122,7 +108,7 @@ func gitControl(dir string, perWorktree bool, depth int) []Protected {
 // moduleControl walks .git/modules, where a submodule named "a/b" has
 // its git directory at modules/a/b.
 func moduleControl(dir string, depth int) []Protected {
-	if depth > maxGitDepth {
+	if depth > git.MaxDepth {
 		return nil
 	}
 	ents, err := os.ReadDir(dir)
@@ -135,7 +121,7 @@ func moduleControl(dir string, depth int) []Protected {
 		switch {
 		case !e.IsDir():
 			out = append(out, Protected{Path: p})
-		case isGitDir(p):
+		case git.IsDir(p):
 			out = append(out, gitControl(p, false, depth+1)...)
 		default:
 			out = append(out, moduleControl(p, depth+1)...)

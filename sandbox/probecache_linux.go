@@ -10,12 +10,16 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox/probe"
 	"golang.org/x/sys/unix"
 )
 
 // probeCacheName is the cache file of [Probe] in the private directory.
 // v2: the key names the namespaces and privileges the probe ran with.
 const probeCacheName = "probe-v2"
+
+// procRoot is where probeContext reads; tests point it elsewhere.
+var procRoot = "/proc"
 
 // bootIDFile identifies the running boot; tests point it elsewhere.
 var bootIDFile = "/proc/sys/kernel/random/boot_id"
@@ -44,13 +48,13 @@ func chosen(useCache bool) (Backend, error) {
 	if os.Getenv(envBackend) == BackendLandlock {
 		return DetectLandlock()
 	}
-	return withLandlock(probe(useCache))
+	return withLandlock(probeBwrap(useCache))
 }
 
-// probe runs [Detect] and caches its outcome, or with useCache returns
+// probeBwrap runs [Detect] and caches its outcome, or with useCache returns
 // the cached outcome when there is one. Without a cache key (bwrap or
 // the boot id cannot be read) it runs Detect uncached.
-func probe(useCache bool) (Backend, error) {
+func probeBwrap(useCache bool) (Backend, error) {
 	b, err := find()
 	if err != nil {
 		return Backend{}, err
@@ -116,7 +120,7 @@ func probeContext() (string, bool) {
 		}
 	}
 	for _, name := range []string{"user.max_user_namespaces", "kernel.unprivileged_userns_clone", "kernel.apparmor_restrict_unprivileged_userns"} {
-		v, _, _ := readSysctl(name)
+		v, _, _ := probe.Sysctl(procRoot, name)
 		fmt.Fprintf(&b, "%s=%s ", name, v)
 	}
 	return strings.TrimSpace(b.String()), true
@@ -168,4 +172,15 @@ func writeProbeCache(key string, b Backend) {
 	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(dir, probeCacheName)) != nil {
 		os.Remove(f.Name())
 	}
+}
+
+// AppArmorAdvice is [probe.AppArmorFix] for this host when k says
+// AppArmor restricts user namespaces, else nil: the profile attaches to
+// the resolved path of the bwrap that [Detect] would run.
+func AppArmorAdvice(k probe.Kernel) []string {
+	b, err := find()
+	if err != nil {
+		return nil
+	}
+	return probe.AppArmorAdvice(k, b.Path)
 }

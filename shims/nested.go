@@ -10,7 +10,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/git"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
 )
 
@@ -18,7 +18,7 @@ import (
 const NestedRule = "git.nested-repo"
 
 // ReportNested lists the git repositories created or changed inside the
-// workspace ws since before (a [sandbox.NestedGitDirs] of it), on w and
+// workspace ws since before (a [git.Nested] of it), on w and
 // in the audit log (shown by `lite-sandbox log`), one line each with the
 // risk. scope says when ("in this session", "by this command");
 // sessionDir is the session's directory, "" for a per-command `run`. A
@@ -28,7 +28,7 @@ func ReportNested(w io.Writer, before map[string]string, ws, sessionDir, scope s
 	if before == nil {
 		return
 	}
-	found := sandbox.NewGitDirs(before, sandbox.NestedGitDirs(ws))
+	found := git.Changed(before, git.Nested(ws))
 	if len(found) == 0 {
 		return
 	}
@@ -38,12 +38,12 @@ func ReportNested(w io.Writer, before map[string]string, ws, sessionDir, scope s
 		session = filepath.Base(sessionDir)
 	}
 	for _, rel := range found {
-		esc.Fprintf(w, "lite-sandbox: git repository created or changed %s: %s: %s\n", scope, rel, sandbox.NestedGitRisk)
+		esc.Fprintf(w, "lite-sandbox: git repository created or changed %s: %s: %s\n", scope, rel, git.NestedRisk)
 		if derr != nil || getenv(contract.EnvNoAudit) == "1" {
 			continue
 		}
 		audit.Append(dir, audit.Record{Time: time.Now(), Session: session, Workspace: ws,
-			Command:  "nested git repository " + rel + ": " + sandbox.NestedGitRisk,
+			Command:  "nested git repository " + rel + ": " + git.NestedRisk,
 			Decision: "note", Rule: NestedRule, Status: -1})
 	}
 }

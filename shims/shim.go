@@ -26,6 +26,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/git"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
@@ -168,7 +169,7 @@ func (s *Shim) runArgv(argv []string) error {
 	// as a session names them at its end (escape class 61). When the
 	// command runs unsandboxed, Exec replaces this process and nothing
 	// is compared.
-	before := sandbox.NestedGitDirs(s.Workspace)
+	before := git.Nested(s.Workspace)
 	err := s.Exec(argv)
 	getenv := s.getenv
 	if getenv == nil {

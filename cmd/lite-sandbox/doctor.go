@@ -16,6 +16,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/probe"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
@@ -42,7 +43,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	// What each sandboxed command gets on top of bwrap's namespaces;
 	// its landlock line replaces the kernel's (it says the ABI too).
 	conf := confine.Probe().Lines()
-	k := sandbox.ProbeKernel()
+	k := probe.ReadKernel()
 	if derr != nil {
 		for _, l := range sandbox.AppArmorAdvice(k) {
 			fmt.Fprintln(w, l)
@@ -108,7 +109,7 @@ func backendLines(w io.Writer, b sandbox.Backend, derr error) {
 	default:
 		esc.Fprintf(w, "backend: none: %v\n", derr)
 	}
-	if l := sandbox.ProbeContainer().Line(); l != "" {
+	if l := probe.ReadContainer().Line(); l != "" {
 		esc.Fprintf(w, "%s\n", l)
 	}
 }

@@ -4,9 +4,11 @@
 package layers
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -50,6 +52,9 @@ func TestImportsRunDown(t *testing.T) {
 			if to := rank(top); to > from {
 				t.Errorf("%s imports %s: %s is above %s", rel, path, top, Order[from])
 			}
+			if err := sandboxImport(filepath.ToSlash(rel), strings.TrimPrefix(path, module)); err != nil {
+				t.Error(err)
+			}
 		}
 		return nil
 	})
@@ -68,4 +73,77 @@ func TestRankControl(t *testing.T) {
 	}
 }
 
+// TestSandboxOrder: the check inside sandbox/ refuses an import that
+// runs up or sideways, or names a package the order does not list, and
+// lets the ones that run down through.
+func TestSandboxOrder(t *testing.T) {
+	t.Parallel()
+	const p = "github.com/lite-sandbox/lite-sandbox/"
+	cases := []struct {
+		file, imp string
+		ok        bool
+	}{
+		{"sandbox/run_linux.go", "sandbox/probe", true},
+		{"sandbox/probe/kernel_linux.go", "sandbox/confine", true},
+		{"sandbox/egress/egresstest/x.go", "sandbox/egress", true},
+		{"sandbox/worker/x.go", "internal/exit", true},
+		{"shims/x.go", "sandbox/probe", true},
+		{"sandbox/probe/x.go", "sandbox", false},
+		{"sandbox/confine/x.go", "sandbox/worker", false},
+		{"sandbox/probe/x.go", "sandbox/worker", false},
+		{"sandbox/newpart/x.go", "sandbox/confine", false},
+		{"sandbox/x.go", "sandbox/newpart", false},
+	}
+	for _, c := range cases {
+		err := sandboxImport(c.file, strings.TrimPrefix(p+c.imp, module))
+		if (err == nil) != c.ok {
+			t.Errorf("%s imports %s: %v, want ok=%v", c.file, c.imp, err, c.ok)
+		}
+	}
+}
+
 func rank(top string) int { return slices.Index(Order, top) }
+
+// sandboxImport checks one import of the file rel (slash-separated,
+// from the module root) against the order inside sandbox/: nil when
+// either is outside sandbox/, the import stays in the file's own
+// folder, or it runs to a lower level.
+func sandboxImport(rel, imp string) error {
+	from, ok := sandboxPart(path.Dir(rel))
+	to, ok2 := sandboxPart(imp)
+	if !ok || !ok2 || from == to {
+		return nil
+	}
+	lf, lt := sandboxLevel(from), sandboxLevel(to)
+	switch {
+	case lf < 0:
+		return fmt.Errorf("%s: sandbox/%s is not in layers.Sandbox", rel, from)
+	case lt < 0:
+		return fmt.Errorf("%s imports %s: sandbox/%s is not in layers.Sandbox", rel, imp, to)
+	case lt >= lf:
+		return fmt.Errorf("%s imports %s: sandbox/%s is not below sandbox/%s", rel, imp, to, from)
+	}
+	return nil
+}
+
+// sandboxPart is the first folder below sandbox/ of a package directory
+// ("" for the root), and whether dir is in sandbox/ at all.
+func sandboxPart(dir string) (string, bool) {
+	if dir == "sandbox" {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(dir, "sandbox/")
+	if !ok {
+		return "", false
+	}
+	return strings.Split(rest, "/")[0], true
+}
+
+func sandboxLevel(part string) int {
+	for i, level := range Sandbox {
+		if slices.Contains(level, part) {
+			return i
+		}
+	}
+	return -1
+}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/settings"
 )
 
 // FilterEnv returns the part of env ("NAME=value" entries) that a
@@ -27,7 +27,7 @@ func (s Sandbox) FilterEnv(env []string) []string {
 			continue
 		}
 		if s.envAllowed(name) {
-			if clean := sandbox.StripURLCredentials(value); clean != value {
+			if clean := settings.StripURLCredentials(value); clean != value {
 				kv = name + "=" + clean
 			}
 			out = append(out, kv)
@@ -47,7 +47,7 @@ func (s Sandbox) EnvReport(env []string) (pass, stripped, secret []string) {
 			continue
 		}
 		switch {
-		case s.envAllowed(name) && sandbox.StripURLCredentials(value) != value:
+		case s.envAllowed(name) && settings.StripURLCredentials(value) != value:
 			stripped = append(stripped, name)
 		case s.envAllowed(name):
 			pass = append(pass, name)

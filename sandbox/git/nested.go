@@ -1,7 +1,14 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+// Package git reads git's state in a workspace from its files, without
+// running git and without building a mount: what a git directory looks
+// like ([IsDir]) and the nested repositories a sandboxed command may
+// have made or changed ([Nested], [Changed]), whose config and hooks the
+// host's git would run later (escape classes 9 and 10,
+// docs/security-model.md §5). What of git's state the sandbox mounts
+// and protects is the sandbox package's (gitdir.go, gitglobal.go).
+package git
 
 import (
 	"fmt"
@@ -12,18 +19,18 @@ import (
 	"strings"
 )
 
-// maxNestedWalk bounds the walk of [NestedGitDirs] in huge workspaces.
+// maxNestedWalk bounds the walk of [Nested] in huge workspaces.
 const maxNestedWalk = 500_000
 
-// NestedGitDirs returns the git repositories inside the workspace other
+// Nested returns the git repositories inside the workspace other
 // than its own .git, keyed by their path relative to it, each with a
 // fingerprint that changes when what git would read there changes: a
 // .git directory or file below the top (git init, clones, gitlinks,
 // linked worktrees), and the git directories in .git/modules and
 // .git/worktrees. A sandboxed command writes their config and hooks,
 // which the host's git runs there later, so a session compares the two
-// ends (see [NewGitDirs]).
-func NestedGitDirs(ws string) map[string]string {
+// ends (see [Changed]).
+func Nested(ws string) map[string]string {
 	out := map[string]string{}
 	n := 0
 	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
@@ -55,7 +62,7 @@ func NestedGitDirs(ws string) map[string]string {
 // gitDirsBelow adds the git directories below dir.
 func gitDirsBelow(dir, ws string, out map[string]string, depth int) {
 	ents, err := os.ReadDir(dir)
-	if err != nil || depth > maxGitDepth {
+	if err != nil || depth > MaxDepth {
 		return
 	}
 	for _, e := range ents {
@@ -63,7 +70,7 @@ func gitDirsBelow(dir, ws string, out map[string]string, depth int) {
 		if !e.IsDir() {
 			continue
 		}
-		if isGitDir(p) || fileExists(filepath.Join(p, "gitdir")) {
+		if IsDir(p) || fileExists(filepath.Join(p, "gitdir")) {
 			rel, _ := filepath.Rel(ws, p)
 			out[rel] = gitFingerprint(p)
 			gitDirsBelow(filepath.Join(p, "modules"), ws, out, depth+1)
@@ -102,9 +109,9 @@ func gitFingerprint(p string) string {
 	return b.String()
 }
 
-// NewGitDirs returns, sorted, the repositories of after that are not in
+// Changed returns, sorted, the repositories of after that are not in
 // before or whose fingerprint changed.
-func NewGitDirs(before, after map[string]string) []string {
+func Changed(before, after map[string]string) []string {
 	var out []string
 	for rel, fp := range after {
 		if old, ok := before[rel]; !ok || old != fp {
@@ -115,6 +122,22 @@ func NewGitDirs(before, after map[string]string) []string {
 	return out
 }
 
-// NestedGitRisk is the one line that says why a listed repository
+// NestedRisk is the one line that says why a listed repository
 // matters.
-const NestedGitRisk = "its config and hooks were written inside the sandbox; git run there on the host (and `git status` in the workspace, for a submodule or gitlink) can run them: inspect or delete it first"
+const NestedRisk = "its config and hooks were written inside the sandbox; git run there on the host (and `git status` in the workspace, for a submodule or gitlink) can run them: inspect or delete it first"
+
+// MaxDepth bounds the walk through nested submodule git directories.
+const MaxDepth = 6
+
+// IsDir reports whether dir looks like a git directory.
+func IsDir(dir string) bool {
+	if fi, err := os.Lstat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, n := range []string{"objects", "commondir"} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -3,16 +3,13 @@
 
 //go:build !linux
 
-package sandbox
+package probe
 
-import (
-	"errors"
-	"runtime"
-)
+import "runtime"
 
-// ProbeKernel reports the kernel features of interest. User namespaces,
+// ReadKernel reports the kernel features of interest. User namespaces,
 // Landlock and seccomp exist only on Linux.
-func ProbeKernel() Kernel {
+func ReadKernel() Kernel {
 	na := "not applicable on " + runtime.GOOS
 	return Kernel{
 		Release:        runtime.GOOS,
@@ -23,9 +20,4 @@ func ProbeKernel() Kernel {
 }
 
 // AppArmorAdvice is nil: AppArmor's user-namespace switch is Linux's.
-func AppArmorAdvice(Kernel) []string { return nil }
-
-// DetectLandlock is Linux-only.
-func DetectLandlock() (Backend, error) {
-	return Backend{}, errors.New("landlock is Linux-only")
-}
+func AppArmorAdvice(Kernel, string) []string { return nil }

@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package probe
 
 import (
 	"errors"
@@ -15,14 +15,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// procRoot is where ProbeKernel reads sysctls; tests may point it
+// procRoot is where ReadKernel reads sysctls; tests may point it
 // elsewhere.
 var procRoot = "/proc"
 
-// ProbeKernel reports user namespaces, the Landlock ABI, seccomp and the
+// ReadKernel reports user namespaces, the Landlock ABI, seccomp and the
 // kernel release, for `lite-sandbox doctor`. It never fails: what it
 // cannot find out is said in the line.
-func ProbeKernel() Kernel {
+func ReadKernel() Kernel {
 	var k Kernel
 	var u unix.Utsname
 	if err := unix.Uname(&u); err != nil {
@@ -31,16 +31,17 @@ func ProbeKernel() Kernel {
 		k.Release = unix.ByteSliceToString(u.Release[:])
 	}
 	k.UserNamespaces = probeUserNS()
-	v, _, _ := readSysctl("kernel.apparmor_restrict_unprivileged_userns")
+	v, _, _ := Sysctl(procRoot, "kernel.apparmor_restrict_unprivileged_userns")
 	k.AppArmorRestricted = v == "1"
 	k.LandlockABI, k.Landlock = probeLandlock()
 	k.Seccomp = probeSeccomp()
 	return k
 }
 
-// readSysctl returns a sysctl's value and whether the file exists.
-func readSysctl(name string) (string, bool, error) {
-	b, err := os.ReadFile(procRoot + "/sys/" + strings.ReplaceAll(name, ".", "/"))
+// Sysctl returns a sysctl's value below proc (normally /proc) and
+// whether the file exists.
+func Sysctl(proc, name string) (string, bool, error) {
+	b, err := os.ReadFile(proc + "/sys/" + strings.ReplaceAll(name, ".", "/"))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", false, nil
@@ -55,7 +56,7 @@ func readSysctl(name string) (string, bool, error) {
 func probeUserNS() string {
 	var notes []string
 	ok := true
-	if v, found, err := readSysctl("user.max_user_namespaces"); err != nil {
+	if v, found, err := Sysctl(procRoot, "user.max_user_namespaces"); err != nil {
 		notes = append(notes, fmt.Sprintf("user.max_user_namespaces unreadable: %v", err))
 	} else if found {
 		notes = append(notes, "user.max_user_namespaces="+v)
@@ -67,7 +68,7 @@ func probeUserNS() string {
 		notes = append(notes, "no user.max_user_namespaces (kernel without CONFIG_USER_NS?)")
 	}
 	// Debian and older Ubuntu kernels.
-	if v, found, err := readSysctl("kernel.unprivileged_userns_clone"); err == nil && found {
+	if v, found, err := Sysctl(procRoot, "kernel.unprivileged_userns_clone"); err == nil && found {
 		notes = append(notes, "kernel.unprivileged_userns_clone="+v)
 		if v == "0" {
 			ok = false
@@ -75,7 +76,7 @@ func probeUserNS() string {
 	}
 	// Ubuntu 23.10+: unprivileged user namespaces only for programs with
 	// an AppArmor profile that allows them.
-	if v, found, err := readSysctl("kernel.apparmor_restrict_unprivileged_userns"); err == nil && found {
+	if v, found, err := Sysctl(procRoot, "kernel.apparmor_restrict_unprivileged_userns"); err == nil && found {
 		notes = append(notes, "kernel.apparmor_restrict_unprivileged_userns="+v)
 		if v == "1" {
 			notes = append(notes, "AppArmor restricts them: bwrap needs an AppArmor profile with `userns`")
@@ -125,19 +126,15 @@ func probeSeccomp() string {
 
 // AppArmorAdvice is [AppArmorFix] for this host when k says AppArmor
 // restricts user namespaces, else nil: the profile attaches to bwrap's
-// resolved path.
-func AppArmorAdvice(k Kernel) []string {
-	if !k.AppArmorRestricted {
+// resolved path (bwrap, "" when there is none).
+func AppArmorAdvice(k Kernel, bwrap string) []string {
+	if !k.AppArmorRestricted || bwrap == "" {
 		return nil
 	}
-	b, err := find()
-	if err != nil {
-		return nil
-	}
-	p := b.Path
+	p := bwrap
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		p = r
 	}
-	_, err = os.Stat(ubuntuBwrapProfile)
+	_, err := os.Stat(ubuntuBwrapProfile)
 	return AppArmorFix(p, err == nil)
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package probe
 
 import (
 	"errors"
@@ -13,9 +13,9 @@ import (
 // containerMarkers are the files container runtimes leave at the root.
 var containerMarkers = []string{"/.dockerenv", "/run/.containerenv"}
 
-// ProbeContainer looks for the signs of a container and tries to create
+// ReadContainer looks for the signs of a container and tries to create
 // a user namespace, for doctor (docs/container.md). It changes nothing.
-func ProbeContainer() Container {
+func ReadContainer() Container {
 	var c Container
 	for _, m := range containerMarkers {
 		if _, err := os.Stat(m); err == nil {

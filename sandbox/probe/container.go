@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package probe
 
 import "strings"
 
@@ -9,7 +9,7 @@ import "strings"
 // user namespaces (#28).
 const ContainerDoc = "docs/container.md"
 
-// Container is what [ProbeContainer] found: the signs that this process
+// Container is what [ReadContainer] found: the signs that this process
 // runs in a container and whether it may create a user namespace.
 type Container struct {
 	// Signs are what says "container": the runtimes' marker files, the

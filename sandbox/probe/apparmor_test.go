@@ -1,12 +1,18 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package probe
 
 import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden file")
 
 // TestAppArmorProfile pins the profile doctor offers (golden), for an
 // ordinary path and one AppArmor would read as a glob.
@@ -34,5 +40,25 @@ func TestAppArmorFix(t *testing.T) {
 		if !strings.Contains(got, "sudo apparmor_parser -r /etc/apparmor.d/") || !strings.HasPrefix(got, "apparmor: ") {
 			t.Errorf("ubuntu=%v: no parser step or heading:\n%s", tc.ubuntu, got)
 		}
+	}
+}
+
+// checkGolden compares got with testdata/name (go test -update rewrites
+// it; then read the diff).
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run go test -update to accept):\n--- got\n%s\n--- want\n%s", file, got, want)
 	}
 }

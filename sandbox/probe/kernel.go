@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package probe
 
 // Kernel describes the kernel features the sandbox depends on or will
 // use, for `lite-sandbox doctor`. Every field is a short human-readable

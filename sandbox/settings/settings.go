@@ -1,18 +1,8 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
-
-import (
-	"bufio"
-	"bytes"
-	"path"
-	"regexp"
-	"slices"
-	"strings"
-)
-
-// The user's tool settings (issue 31, finding 2): $HOME is an empty
+// Package settings filters the user's tool settings for the sandbox
+// (issue 31, finding 2), a copy with the secrets taken out: $HOME is an empty
 // directory inside, so without these the settings a user made with
 // `go env -w` (GOPRIVATE, GOPROXY, GOFLAGS ...) and in ~/.npmrc
 // (registry=) would silently not apply: a private module path would go
@@ -25,12 +15,18 @@ import (
 // Go's GOAUTH (a command that fetches credentials). The host's files
 // themselves stay hidden (~/.npmrc is in sandbox.deny, escape class 3).
 // docs/configuration.md, "Your tools' settings".
+//
+// This package reads and filters; the sandbox package writes the copies
+// (caches_linux.go) and binds them (caches.go, settingsMounts).
+package settings
 
-// The generated settings files, in the cache layer directory.
-const (
-	goEnvName     = "go.env"
-	goProgEnvName = "go-prog.env" // go.env with GOCACHEPROG (caches.go)
-	npmrcName     = "npmrc"
+import (
+	"bufio"
+	"bytes"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
 )
 
 // urlCreds matches the userinfo of a URL with a scheme that sends it as
@@ -174,31 +170,4 @@ func npmSecretKey(k string) bool {
 		return true
 	}
 	return strings.Contains(name, "token") || strings.Contains(name, "secret")
-}
-
-// settingsMounts binds the generated settings files that exist in the
-// cache layer directory at the paths the tools read inside: the go env
-// file at ~/.config/go/env (GOENV is not passed into the sandbox; an
-// XDG_CONFIG_HOME other than ~/.config is a limit, docs/limits.md), the
-// npmrc at ~/.npmrc. goEnvBound says the Go module cache already bound
-// the go env file.
-func settingsMounts(s Spec, fsys FS, goEnvBound bool) []Mount {
-	if s.CacheLayer == "" || s.Home == "" {
-		return nil
-	}
-	var ms []Mount
-	for _, f := range []struct{ name, dst string }{
-		{goEnvFile(s, fsys), path.Join(s.Home, ".config", "go", "env")},
-		{npmrcName, path.Join(s.Home, ".npmrc")},
-	} {
-		if f.name == goEnvFile(s, fsys) && goEnvBound {
-			continue
-		}
-		src := path.Join(s.CacheLayer, f.name)
-		if _, err := fsys.Stat(src); err != nil {
-			continue
-		}
-		ms = append(ms, Mount{Kind: ROBind, Src: src, Dst: f.dst})
-	}
-	return ms
 }
