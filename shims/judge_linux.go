@@ -123,6 +123,7 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 	}
 	status := ExitStatus(err, stderr)
 	if j.Trace != nil && !s.times.Started.IsZero() {
+		s.times.Answered = time.Now()
 		j.Trace(s.times)
 	}
 	in.Exit(status)

@@ -434,7 +434,7 @@ func (s *Shim) execInSession(argv []string) error {
 		}
 	}()
 	status, err := c.Wait()
-	s.times.Started, s.times.Exited = c.Started, time.Now()
+	s.times.Started, s.times.Reaped, s.times.Exited = c.Started, c.Reaped, time.Now()
 	if err != nil {
 		return sessionError(status, err)
 	}

@@ -14,10 +14,11 @@ import (
 // Times are the moments of one command on a session's path, taken where
 // they happen, for the bench's phase split (docs/performance.md,
 // "Phases"): the shim's main and its request sent (the shim puts them in
-// [forward.EnvShimTimes]), the judge's receipt and decision, the worker's fork
-// and the command's exit as the judge learns it.
+// [forward.EnvShimTimes]), the judge's receipt and decision, the worker's
+// fork and reap of the command, the command's exit as the judge learns
+// it, and the judge's answer to the shim (after the audit record).
 type Times struct {
-	ShimMain, Sent, Received, Judged, Started, Exited time.Time
+	ShimMain, Sent, Received, Judged, Started, Reaped, Exited, Answered time.Time
 }
 
 // shimTimes removes EnvShimTimes from env and parses it.

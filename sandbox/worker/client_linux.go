@@ -72,9 +72,10 @@ type Conn struct {
 	ctx  context.Context
 	c    *net.UnixConn
 	stop func() bool
-	// Started is when the worker forked the command (its 'K' frame),
-	// zero until [Conn.Wait] read it.
-	Started time.Time
+	// Started is when the worker began to fork the command, Reaped
+	// when it reaped it (both in its 'X' frame); zero until [Conn.Wait]
+	// read them, and from a worker only.
+	Started, Reaped time.Time
 }
 
 // Start sends req to the worker listening on socketPath, with stdin,
@@ -94,38 +95,18 @@ func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, s
 	if err != nil {
 		return nil, err
 	}
-	files := [3]*os.File{stdin, stdout, stderr}
-	for i, f := range files {
-		if f != nil {
-			continue
-		}
-		if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
-			return nil, fmt.Errorf("sandbox worker: %w", err)
-		}
-		defer f.Close()
-		files[i] = f
+	fds, files, closeNull, err := requestFDs(req, stdin, stdout, stderr)
+	if err != nil {
+		return nil, err
 	}
-	fds := make([]int, 3+len(req.Extra))
-	for i, f := range append(files[:], req.Extra...) {
-		if f == nil {
-			return nil, errors.New("sandbox worker: nil extra descriptor")
-		}
-		// SyscallConn rather than Fd: Fd would switch the caller's
-		// descriptor, which it may share with the agent, to blocking.
-		rc, err := f.SyscallConn()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox worker: descriptor of %s: %w", f.Name(), err)
-		}
-		rc.Control(func(fd uintptr) { fds[i] = int(fd) })
-	}
+	defer closeNull()
 	c, err := dial(ctx, socketPath)
 	if err != nil {
 		return nil, err
 	}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
-	n, _, err := c.WriteMsgUnix(frame, unix.UnixRights(fds[:]...), nil)
+	n, _, err := c.WriteMsgUnix(frame, unix.UnixRights(fds...), nil)
 	runtime.KeepAlive(files)
-	runtime.KeepAlive(req.Extra)
 	if err == nil && n < len(frame) {
 		// A stream socket may take a large request in parts; the
 		// descriptors went with the first.
@@ -137,6 +118,47 @@ func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, s
 		return nil, connError(ctx, "send request", err)
 	}
 	return &Conn{ctx: ctx, c: c, stop: stop}, nil
+}
+
+// requestFDs returns the descriptors sent with req: stdin, stdout and
+// stderr (/dev/null for a nil one, closed by closeNull once sent), then
+// req.Extra; files are what the caller keeps alive until then.
+func requestFDs(req Request, stdin, stdout, stderr *os.File) (fds []int, files []*os.File, closeNull func(), err error) {
+	files = []*os.File{stdin, stdout, stderr}
+	var opened []*os.File
+	closeNull = func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for i, f := range files {
+		if f != nil {
+			continue
+		}
+		if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+			closeNull()
+			return nil, nil, nil, fmt.Errorf("sandbox worker: %w", err)
+		}
+		opened = append(opened, f)
+		files[i] = f
+	}
+	files = append(files, req.Extra...)
+	fds = make([]int, len(files))
+	for i, f := range files {
+		if f == nil {
+			closeNull()
+			return nil, nil, nil, errors.New("sandbox worker: nil extra descriptor")
+		}
+		// SyscallConn rather than Fd: Fd would switch the caller's
+		// descriptor, which it may share with the agent, to blocking.
+		rc, err := f.SyscallConn()
+		if err != nil {
+			closeNull()
+			return nil, nil, nil, fmt.Errorf("sandbox worker: descriptor of %s: %w", f.Name(), err)
+		}
+		rc.Control(func(fd uintptr) { fds[i] = int(fd) })
+	}
+	return fds, files, closeNull, nil
 }
 
 // Signal passes sig to the command's process group (SIGINT, SIGTERM,
@@ -155,32 +177,37 @@ func (c *Conn) Close() error {
 // Wait reads the answer to the request; see [Run] for the status and
 // the errors.
 func (c *Conn) Wait() (int, error) {
-	for {
-		typ, p, err := readFrame(c.ctx, c.c)
-		if err != nil {
-			return -1, err
-		}
-		switch {
-		case typ == frameStarted && len(p) == 8:
-			c.Started = time.Unix(0, int64(binary.BigEndian.Uint64(p)))
-			continue
-		case typ == frameExit && len(p) == 4:
-			return int(binary.BigEndian.Uint32(p)), nil
-		case typ == frameFailed && len(p) >= 4:
-			st := int(binary.BigEndian.Uint32(p))
-			return st, &StartError{Status: st, Msg: string(p[4:])}
-		case typ == frameDirect:
-			d := decoder{b: p}
-			argv := d.strings()
-			if d.err != nil || len(argv) == 0 || len(d.b) != 0 {
-				return -1, &ProtocolError{"malformed direct answer"}
-			}
-			return -1, &DirectError{Argv: argv}
-		case typ == frameError:
-			return -1, &ProtocolError{"worker refused the request: " + string(p)}
-		}
-		return -1, &ProtocolError{fmt.Sprintf("unexpected frame %q of %d bytes", typ, len(p))}
+	typ, p, err := readFrame(c.ctx, c.c)
+	if err != nil {
+		return -1, err
 	}
+	return c.answer(typ, p)
+}
+
+// answer reads the frame of the worker's answer: the status and error
+// [Run] returns.
+func (c *Conn) answer(typ byte, p []byte) (status int, err error) {
+	switch {
+	case typ == frameExit && (len(p) == 4 || len(p) == 20):
+		if len(p) == 20 {
+			c.Started = time.Unix(0, int64(binary.BigEndian.Uint64(p[4:])))
+			c.Reaped = time.Unix(0, int64(binary.BigEndian.Uint64(p[12:])))
+		}
+		return int(binary.BigEndian.Uint32(p)), nil
+	case typ == frameFailed && len(p) >= 4:
+		st := int(binary.BigEndian.Uint32(p))
+		return st, &StartError{Status: st, Msg: string(p[4:])}
+	case typ == frameDirect:
+		d := decoder{b: p}
+		argv := d.strings()
+		if d.err != nil || len(argv) == 0 || len(d.b) != 0 {
+			return -1, &ProtocolError{"malformed direct answer"}
+		}
+		return -1, &DirectError{Argv: argv}
+	case typ == frameError:
+		return -1, &ProtocolError{"worker refused the request: " + string(p)}
+	}
+	return -1, &ProtocolError{fmt.Sprintf("unexpected frame %q of %d bytes", typ, len(p))}
 }
 
 // readFrame reads one frame from the other side.

@@ -42,13 +42,15 @@
 // Worker to client:
 //
 //	'X' exit: uint32 big endian, the status of the command's main
-//	    process: its exit code, or 128+N after death by signal N.
+//	    process: its exit code, or 128+N after death by signal N; from
+//	    the worker, then two uint64s, when it began to fork the command
+//	    and when it reaped it (Unix nanoseconds, the bench's phase
+//	    split; in this frame, so that the judge is not woken while the
+//	    command runs).
 //	'F' failed to start: uint32 status (126 or 127, as bash uses), then
 //	    a message.
 //	'E' protocol error: a message.
 //	'p' pong.
-//	'K' started: uint64 big endian, when the command was forked (Unix
-//	    nanoseconds); sent before 'X', for the bench's phase split.
 //	'D' direct: a uvarint count and the strings of an argv the client
 //	    runs itself, outside the command sandbox; only the session's
 //	    judge sends it, for lite-sandbox's own hook command.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -145,9 +144,6 @@ func (in *Incoming) Exit(status int) error { return in.write(statusFrame(status)
 func (in *Incoming) Failed(status int, msg string) error {
 	return in.write(failedFrame(status, msg))
 }
-
-// Started tells the client when the command was forked.
-func (in *Incoming) Started(t time.Time) error { return in.write(startedFrame(t.UnixNano())) }
 
 // Direct answers that the client must run argv itself.
 func (in *Incoming) Direct(argv []string) error { return in.write(directFrame(argv)) }

@@ -36,9 +36,6 @@ const (
 	frameFailed = 'F'
 	frameError  = 'E'
 	framePong   = 'p'
-	// frameStarted: the command was forked; uint64 big endian, the
-	// Unix time in nanoseconds (the bench's phase split).
-	frameStarted = 'K'
 	// frameDirect: run this argv directly, outside the command
 	// sandbox (the session judge's answer for lite-sandbox's own hook
 	// command); a uvarint count and the strings.
@@ -251,15 +248,18 @@ func statusFrame(status int) []byte {
 	return binary.BigEndian.AppendUint32(appendHeader(nil, frameExit, 4), uint32(status))
 }
 
+// exitFrame returns the worker's 'X' frame: the status, when it began
+// to fork the command and when it reaped it (Unix nanoseconds).
+func exitFrame(status int, forking, reaped int64) []byte {
+	b := binary.BigEndian.AppendUint32(appendHeader(nil, frameExit, 20), uint32(status))
+	b = binary.BigEndian.AppendUint64(b, uint64(forking))
+	return binary.BigEndian.AppendUint64(b, uint64(reaped))
+}
+
 // failedFrame returns an 'F' frame.
 func failedFrame(status int, msg string) []byte {
 	b := appendHeader(nil, frameFailed, 4+len(msg))
 	return append(binary.BigEndian.AppendUint32(b, uint32(status)), msg...)
-}
-
-// startedFrame returns a 'K' frame for the time t (Unix nanoseconds).
-func startedFrame(t int64) []byte {
-	return binary.BigEndian.AppendUint64(appendHeader(nil, frameStarted, 8), uint64(t))
 }
 
 // directFrame returns a 'D' frame.

@@ -177,6 +177,7 @@ func serveConn(c *net.UnixConn, token string) {
 		in.write(errorFrame("request without the session judge's token: commands go through the shim"))
 		return
 	}
+	forking := time.Now()
 	pid, status, err := start(in.Request, in.fds)
 	// The command has its own copies; ours would keep the caller's
 	// pipes open after the command exits.
@@ -185,8 +186,10 @@ func serveConn(c *net.UnixConn, token string) {
 		in.Failed(status, err.Error())
 		return
 	}
-	c.Write(startedFrame(time.Now().UnixNano()))
-	in.Exit(supervise(pid, in.rest))
+	// The moments go with the status, in one frame: a frame of their
+	// own when the command starts would wake the judge while it runs.
+	status = supervise(pid, in.rest)
+	in.write(exitFrame(status, forking.UnixNano(), time.Now().UnixNano()))
 }
 
 // receivedFDs returns the descriptors of an SCM_RIGHTS message. On error

@@ -24,11 +24,16 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 	return -1, ErrUnsupported
 }
 
+// Forward fails with [ErrUnsupported]: the worker needs Linux.
+func Forward(socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	return -1, ErrUnsupported
+}
+
 // Ping fails with [ErrUnsupported]: the worker needs Linux.
 func Ping(ctx context.Context, socketPath string) error { return ErrUnsupported }
 
 // Conn is a command sent to a worker; see the Linux version.
-type Conn struct{ Started time.Time }
+type Conn struct{ Started, Reaped time.Time }
 
 // Start fails with [ErrUnsupported]: the worker needs Linux.
 func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (*Conn, error) {

@@ -32,8 +32,15 @@ func (b *bench) latency() (latencies, error) {
 		session: &setup{name: "lite-sandbox, the session shim", cmd: func() *exec.Cmd { return b.shim("small", "true") }},
 		large:   &setup{name: "session shim, 20k-file workspace", cmd: func() *exec.Cmd { return b.shim("large", "true") }},
 	}
-	setups := []*setup{l.bare, l.noop, l.shim, l.fresh, l.run, l.session, l.large}
+	// Two groups, each with bare bash: a sandbox that `run` or a fresh
+	// bwrap made is torn down by the kernel after its process exits (its
+	// namespaces), and that work would land on whichever setup ran next.
+	setups := []*setup{l.bare, l.noop, l.shim, l.session, l.large}
 	if err := interleave(setups, b.n); err != nil {
+		return l, err
+	}
+	freshBare := &setup{name: l.bare.name + " (beside bwrap)", cmd: l.bare.cmd}
+	if err := interleave([]*setup{freshBare, l.fresh, l.run}, b.n); err != nil {
 		return l, err
 	}
 	// The peers are up to a hundred times slower: fewer runs, interleaved
@@ -49,6 +56,9 @@ func (b *bench) latency() (latencies, error) {
 	fmt.Printf("\n%-40s %10s %10s %10s %10s\n", "one `true`, interleaved", "median", "p95", "added p50", "x bare")
 	for _, s := range setups {
 		row(s, l.bare)
+	}
+	for _, s := range []*setup{freshBare, l.fresh, l.run} {
+		row(s, freshBare)
 	}
 	for _, s := range ps {
 		row(s, peerBare)

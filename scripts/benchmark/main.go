@@ -45,7 +45,7 @@ func main() {
 	flag.IntVar(&c.files, "files", 20000, "files in the large workspace")
 	flag.Int64Var(&c.size, "bytes", 1<<30, "bytes of output for the throughput test")
 	flag.IntVar(&c.concurrent, "concurrent", 50, "commands at once for the concurrency test")
-	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", "landlock" (the backends' per-command rows), "usernet" (network = open beside host), "ringnet" (the agent ring's launch with its network namespace) or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
+	flag.StringVar(&c.only, "only", "", `run one section only: "hooks", "session" (the session path's targets of #29: latency, phases, hooks, 50 at once), "landlock" (the backends' per-command rows), "usernet" (network = open beside host), "ringnet" (the agent ring's launch with its network namespace) or "firstbuild" (the row "new workspace, first go build: sandbox vs bare")`)
 	srt := flag.String("srt", "", "Anthropic's sandbox-runtime CLI (default: srt on PATH)")
 	codex := flag.String("codex", "", "the codex CLI (default: codex on PATH)")
 	flag.StringVar(&c.agentsBin, "agents", os.Getenv("LITE_SANDBOX_AGENTS_BIN"), "a directory with the agent CLIs, for the launch timings")
@@ -65,7 +65,7 @@ func main() {
 // (firstbuild); done when it ran one.
 func onlyAlone(c config) (done bool, err error) {
 	switch c.only {
-	case "", "hooks", sandbox.BackendLandlock, "usernet", "ringnet":
+	case "", "hooks", "session", sandbox.BackendLandlock, "usernet", "ringnet":
 		return false, nil
 	case "firstbuild":
 		goBin, err := exec.LookPath("go")
@@ -74,7 +74,7 @@ func onlyAlone(c config) (done bool, err error) {
 		}
 		return true, benchFirstBuild(c.bin, goBin, smallProgram)
 	}
-	return true, fmt.Errorf("-only %q: want hooks, landlock, usernet, ringnet or firstbuild", c.only)
+	return true, fmt.Errorf("-only %q: want hooks, session, landlock, usernet, ringnet or firstbuild", c.only)
 }
 
 // bench holds what the measurements share: the workspaces and sessions.
@@ -126,10 +126,27 @@ func run(c config) error {
 	defer closeAll()
 
 	fmt.Printf("lite-sandbox benchmark: %s, %d cores, %s, %s; %d runs per setup\n", kernel(), runtime.NumCPU(), b.backend, runtime.Version(), c.n)
-	if c.only == "hooks" {
+	switch c.only {
+	case "hooks":
 		return b.hooks()
+	case "session":
+		return b.session()
 	}
 	return b.all(base)
+}
+
+// session runs the sections of the session path's targets (#29): one
+// command's latency and its phases, the hooks, and 50 at once.
+func (b *bench) session() error {
+	lat, err := b.latency()
+	if err != nil {
+		return err
+	}
+	b.phases(lat)
+	if err := b.hooks(); err != nil {
+		return err
+	}
+	return b.concurrency()
 }
 
 // all runs every section of the full benchmark, in order.

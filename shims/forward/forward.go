@@ -13,7 +13,6 @@
 package forward
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,7 +102,9 @@ func Run(dir string, argv []string, stderr io.Writer, main time.Time) int {
 		return fail(exit.Sandbox, "working directory: %v; nothing ran", err)
 	}
 	env := append(os.Environ(), EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
-	status, err := worker.Run(context.Background(), filepath.Join(dir, contract.JudgeName),
+	// A blocking socket of its own, not Go's network poller: fewer
+	// threads to start and to end (docs/performance.md, "The session path").
+	status, err := worker.Forward(filepath.Join(dir, contract.JudgeName),
 		worker.Request{Argv: argv, Env: env, Dir: cwd}, os.Stdin, os.Stdout, os.Stderr)
 	var d *worker.DirectError
 	switch {
