@@ -193,3 +193,78 @@ func mustWriteFile(t *testing.T, p, data string) {
 		t.Fatal(err)
 	}
 }
+
+// guardClassesScript writes to protected paths that exist: the
+// core.hooksPath target (class 11: a hook changed, a new one added),
+// .gitmodules (class 37), .claude/settings.json (class 14) and
+// .vscode/tasks.json (class 15); each prints WROTE-N when its write
+// landed inside; then the positive control, a new file in the
+// workspace.
+const guardClassesScript = `(echo 'echo pwned' >> .githooks/pre-commit) 2>/dev/null && echo WROTE-11
+(echo 'echo pwned' > .githooks/post-checkout) 2>/dev/null && echo WROTE-11new
+(printf '[submodule "x"]\n\tpath = x\n\turl = /tmp/evil\n' >> .gitmodules) 2>/dev/null && echo WROTE-37
+(echo '{"hooks":{"pwned":1}}' > .claude/settings.json) 2>/dev/null && echo WROTE-14
+(echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json) 2>/dev/null && echo WROTE-15
+echo ok > work.txt && echo ws-write-ok
+`
+
+// TestGuardClassesBothBackends (classes 11, 14, 15, 37): under both
+// backends, as root and as nobody, the host's hooksPath target,
+// .gitmodules, .claude/settings.json and .vscode/tasks.json are
+// byte-identical after a command wrote to each, and no new hook is left
+// in the hooksPath target. bwrap: read-only binds (the writes fail).
+// Landlock: the writes land inside (the WROTE- lines, the control that
+// the script's writes work) and the launcher's guard puts each back
+// from its copy (reported as restored); a write in the workspace works
+// under both.
+func TestGuardClassesBothBackends(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		".githooks/pre-commit":  "#!/bin/sh\nexit 0\n",
+		".gitmodules":           "",
+		".claude/settings.json": `{"permissions":{}}` + "\n",
+		".vscode/tasks.json":    `{"tasks":[]}` + "\n",
+	}
+	for _, b := range backends(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			home, ws := fakeHome(t)
+			newRepo(t, ws)
+			for rel, data := range files {
+				mustWriteFile(t, filepath.Join(ws, rel), data)
+			}
+			gitHost(t, ws, "config", "core.hooksPath", ".githooks")
+			r, moved := runConfinedQ(t, b, specFor(t, ws, home, nil), runOpts{}, guardClassesScript)
+			landed := b.Name == sandbox.BackendLandlock
+			for _, c := range []string{"11", "11new", "37", "14", "15"} {
+				if got := strings.Contains(r.stdout, "WROTE-"+c+"\n"); got != landed {
+					t.Errorf("class %s: the write landed inside: %v, want %v: %v", c, got, landed, r)
+				}
+			}
+			if !strings.Contains(r.stdout, "ws-write-ok") {
+				t.Errorf("control: no write in the workspace: %v", r)
+			}
+			for rel, want := range files {
+				if got, err := os.ReadFile(filepath.Join(ws, rel)); err != nil || string(got) != want {
+					t.Errorf("the host's %s: %q, %v; want it unchanged", rel, got, err)
+				}
+			}
+			if _, err := os.Lstat(filepath.Join(ws, ".githooks", "post-checkout")); err == nil {
+				t.Error("a new hook is left in the hooksPath target")
+			}
+			if !landed {
+				return
+			}
+			t.Logf("the guard: %+v", moved)
+			for _, rel := range []string{".githooks", ".gitmodules", ".claude", ".vscode"} {
+				found := false
+				for _, q := range moved {
+					found = found || (q.Restored && sandbox.Within(filepath.Join(ws, rel), q.Path))
+				}
+				if !found {
+					t.Errorf("%s: not reported as restored: %+v", rel, moved)
+				}
+			}
+		})
+	}
+}
