@@ -4,6 +4,7 @@
 package sandbox_test
 
 import (
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,4 +120,39 @@ func landlockSecretsUnreadable(t *testing.T, b sandbox.Backend, home, ws string,
 			t.Errorf("control: %s %s with the home granted: %v", c.script, c.arg, r)
 		}
 	}
+}
+
+// TestLandlockKernelSurface runs TestKernelSurface's filter checks
+// under the Landlock backend, as root and as nobody: TIOCSTI and
+// TIOCLINUX refused (class 21; the same pty control as bwrap's), no
+// nested user namespace (class 24), no ptrace (class 22). Its SysV
+// subtest is not run here: the host's segments are listed through the
+// host's /proc/sysvipc (class 25 row: attaching is refused by seccomp,
+// TestSeccompNoUnix in sandbox/confine).
+func TestLandlockKernelSurface(t *testing.T) {
+	t.Parallel()
+	b := landlockBackend(t)
+	py := python(t)
+	home, ws := fakeHome(t)
+	base := specFor(t, ws, home, nil)
+	t.Run("TIOCSTI and TIOCLINUX", func(t *testing.T) { kernelTIOCSTI(t, b, py, ws, base) })
+	t.Run("nested user namespace and ptrace", func(t *testing.T) {
+		if _, err := exec.LookPath("unshare"); err != nil {
+			t.Skip("no unshare")
+		}
+		// Control: the host makes a user namespace (else the check
+		// inside proves nothing).
+		if err := exec.Command("unshare", "-U", "true").Run(); err != nil {
+			t.Skipf("control: no user namespace on the host either (%v); TestSeccompFilterDecisions covers the filter", err)
+		}
+		r := runConfined(t, b, base, runOpts{}, `unshare -U true 2>/dev/null && echo NESTED; unshare -Ur true 2>/dev/null && echo NESTED
+`+py+` -c '
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+print("ptrace", libc.ptrace(0, 0, 0, 0), ctypes.get_errno())
+'; echo ran-ok`)
+		if strings.Contains(r.stdout, "NESTED") || !strings.Contains(r.stdout, "ptrace -1 1") || !strings.Contains(r.stdout, "ran-ok") {
+			t.Errorf("want no nested namespace, ptrace refused with EPERM, and the script run: %v", r)
+		}
+	})
 }
