@@ -100,26 +100,31 @@ func (r result) String() string {
 // run executes /bin/sh -c script with args inside the sandbox.
 func run(t *testing.T, b sandbox.Backend, s sandbox.Spec, script string, args ...string) result {
 	t.Helper()
+	if b.Name == sandbox.BackendLandlock {
+		// Landlock's sandbox is the confinement step itself.
+		return runConfined(t, b, s, runOpts{}, script, args...)
+	}
 	argv := append([]string{"/bin/sh", "-c", script, "sh"}, args...)
 	p, err := sandbox.Prepare(b, s, argv)
 	if err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}
 	defer p.Done()
-	return runPrepared(t, p, nil, nil)
+	return runPrepared(t, p, runOpts{})
 }
 
 // runPrepared runs a prepared sandbox command with the host's environment
-// plus env, and returns what it printed and its status.
-func runPrepared(t *testing.T, p *sandbox.Prepared, stdin *os.File, env []string) result {
+// plus o.env, in o.dir, and returns what it printed and its status.
+func runPrepared(t *testing.T, p *sandbox.Prepared, o runOpts) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.Path)
 	cmd.Args = p.Args
-	cmd.Env = append(os.Environ(), env...)
-	if stdin != nil {
-		cmd.Stdin = stdin
+	cmd.Env = append(os.Environ(), o.env...)
+	cmd.Dir = o.dir
+	if o.stdin != nil {
+		cmd.Stdin = o.stdin
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -5,6 +5,7 @@ package sandbox_test
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,8 +27,9 @@ func TestMain(m *testing.M) {
 	if code, ok := hostprobe.Main(); ok {
 		os.Exit(code)
 	}
-	if len(os.Args) >= 3 && os.Args[1] == confine.Command && os.Args[2] == "--" {
-		code, err := confine.Exec(os.Args[3:], os.Environ())
+	if confine.IsCommand(os.Args) {
+		// Both backends' forms: `-- PROGRAM` and `--landlock JSON -- PROGRAM`.
+		code, err := confine.Run(os.Args[2:], os.Environ())
 		os.Stderr.WriteString("confine: " + err.Error() + "\n")
 		os.Exit(code)
 	}
@@ -49,6 +51,10 @@ func TestMain(m *testing.M) {
 type runOpts struct {
 	stdin *os.File
 	env   []string
+	// dir is the command's working directory: the Landlock backend has
+	// no --chdir, its caller starts the command where it is to run (as
+	// the shim and the worker do); "" is the spec's Cwd there.
+	dir string
 }
 
 // runConfined runs /bin/sh -c script through Prepare and the test
@@ -76,7 +82,10 @@ func runConfinedQ(t *testing.T, b sandbox.Backend, s sandbox.Spec, o runOpts, sc
 	if err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}
-	r := runPrepared(t, p, o.stdin, o.env)
+	if b.Name == sandbox.BackendLandlock && o.dir == "" {
+		o.dir = cmp.Or(s.Cwd, s.Workspace)
+	}
+	r := runPrepared(t, p, o)
 	p.Done()
 	return r, p.Quarantined()
 }

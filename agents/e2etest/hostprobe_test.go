@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +25,13 @@ import (
 // command sandbox), a program in the agent ring (launch exec of a
 // program that is not a shell), and the host itself (the control).
 var sandboxRoutes = []string{"run", "shim", "session", "ring"}
+
+// landlockRoutes are the command sandbox's routes under the Landlock
+// backend (#28; LITE_SANDBOX_BACKEND=landlock, on this host: Landlock
+// needs no user namespace). A session command is reached through the
+// session's $SHELL (the shim); the agent ring under Landlock is not
+// among them (docs/security-model.md "Which backend holds each class").
+var landlockRoutes = []string{"landlock-run", "landlock-shim", "landlock-session", "landlock-container"}
 
 // hostProbe runs the probe by route with spec and extra as descriptors
 // 3, 4, ... (nil entries stay closed), and returns its report.
@@ -48,7 +56,13 @@ func (e *env) hostProbe(route string, spec hostprobe.Spec, extra []*os.File) hos
 	if err := os.WriteFile(specFile, raw, 0o644); err != nil {
 		e.t.Fatal(err)
 	}
-	var argv []string
+	var argv, vars []string
+	if r, ok := strings.CutPrefix(route, "landlock-"); ok {
+		route, vars = r, []string{"LITE_SANDBOX_BACKEND=landlock"}
+		if r == "session" {
+			route = "landlock-session"
+		}
+	}
 	switch route {
 	case "host":
 		argv = []string{probeBinary, hostprobe.Arg, specFile}
@@ -58,12 +72,20 @@ func (e *env) hostProbe(route string, spec hostprobe.Spec, extra []*os.File) hos
 		argv = []string{binary, "shim", "-c", inWS + " " + hostprobe.Arg + " " + specFile}
 	case "session":
 		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", "/bin/sh", "-c", inWS + " " + hostprobe.Arg + " " + specFile}
+	case "landlock-session":
+		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", "/bin/sh", "-c", `"$SHELL" -c "$0 $1 $2"`, inWS, hostprobe.Arg, specFile}
+	case "container":
+		// `run` in the simulated container (landlock_test.go).
+		argv = []string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", binary, "run", "--sandbox", "on", "--", inWS, hostprobe.Arg, specFile}
 	case "ring":
 		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", probeBinary, hostprobe.Arg, specFile}
 	default:
 		e.t.Fatalf("no route %q", route)
 	}
-	out, code := e.runWith(argv, nil, extra)
+	out, code := e.runWith(argv, vars, extra)
+	if vars != nil && !strings.Contains(out, "landlock backend (ABI ") {
+		e.t.Errorf("probe by landlock-%s: not under the Landlock backend (exit %d):\n%s", route, code, out)
+	}
 	b, err := os.ReadFile(spec.Out)
 	if err != nil {
 		e.t.Fatalf("probe by %s: no report (exit %d): %v\n%s", route, code, err, out)

@@ -20,7 +20,8 @@ import (
 // workspace, not close-on-exec, as a careless parent leaves it) passes
 // it to none of its sandboxes, as root and as an unprivileged user: the
 // probe fstats descriptors 3 to 1023 and tries openat(fd, "..") on
-// every directory. The control: the same probe started directly with
+// every directory; under both backends (landlockRoutes, #28). The
+// control: the same probe started directly with
 // the same descriptors finds descriptor 7 and walks up from it.
 func TestInheritedDescriptors(t *testing.T) {
 	t.Parallel()
@@ -41,7 +42,7 @@ func TestInheritedDescriptors(t *testing.T) {
 		if !leaks(host.FDs, uint64(st.Dev), st.Ino) {
 			t.Fatalf("control: the probe started directly does not see descriptor 7 on %s: %+v", outside, host.FDs)
 		}
-		for _, route := range sandboxRoutes {
+		for _, route := range append(sandboxRoutes, landlockRoutes...) {
 			r := e.hostProbe(route, spec, extra)
 			if r.Workspace != "yes" {
 				t.Errorf("%s: control: the probe did not write the workspace: %s", route, r.Workspace)

@@ -152,6 +152,11 @@ func confine(ll *Landlock) (Confinement, error) {
 	}
 	c.LandlockABI, c.LandlockWhy = landlockABI()
 	if ll != nil {
+		// bwrap drops every capability; here the command would keep
+		// root's (escape classes 7, 22, 52).
+		if err := dropCapabilities(); err != nil {
+			return c, err
+		}
 		abi, err := restrictLandlock(ll)
 		if err != nil {
 			return c, err
