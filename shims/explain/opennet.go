@@ -148,15 +148,15 @@ func (o *OpenNet) line(host, port string) string {
 			if p, err := strconv.Atoi(port); err == nil && slices.Contains(o.HostPorts, p) && a.IsLoopback() {
 				return ""
 			}
-			what := "is the sandbox's own loopback"
+			what := "is the sandbox's own loopback, not this host's,"
 			if a == stackGateway {
-				what = "is the user-space stack's gateway, which does not lead"
+				what = "is the user-space stack's gateway, which does not lead to this host's loopback"
 			}
 			grant := "sandbox.host_ports = [PORT]"
 			if port != "" {
 				grant = "sandbox.host_ports = [" + port + "]"
 			}
-			return "lite-sandbox: " + shown + " " + what + ` to this host's loopback under network = "open" (the host's services are kept out of the sandbox); to reach a port of this host: ` + grant + ` in your own config, or network = "host"`
+			return "lite-sandbox: " + shown + " " + what + ` under network = "open" (the host's services are kept out of the sandbox); to reach a port of this host: ` + grant + ` in your own config, or network = "host"`
 		}
 		if !o.refused(a) {
 			continue
