@@ -39,6 +39,26 @@ type OpenNet struct {
 	// Lookup resolves a name as the sandbox's DNS forwarder does (the
 	// host's resolver); nil: literal addresses and localhost only.
 	Lookup func(host string) []netip.Addr
+
+	lookups int // names resolved for this command (at most maxLookups)
+}
+
+// maxLookups bounds the names resolved after one failed command, each
+// at most HostLookup's wait.
+const maxLookups = 3
+
+// hostName says whether h has the shape of a DNS name (a word such as
+// an e-mail's "b.c>" is not asked for).
+func hostName(h string) bool {
+	if !strings.Contains(h, ".") || len(h) > 253 {
+		return false
+	}
+	for _, r := range h {
+		if !(r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // stackGateway is the user-space stack's gateway (sandbox/usernet.go),
@@ -136,7 +156,8 @@ func (o *OpenNet) line(host, port string) string {
 		addrs = []netip.Addr{a.Unmap()}
 	} else if host == "localhost" {
 		addrs = []netip.Addr{netip.MustParseAddr("127.0.0.1")}
-	} else if o.Lookup != nil {
+	} else if o.Lookup != nil && hostName(host) && o.lookups < maxLookups {
+		o.lookups++
 		addrs = o.Lookup(host)
 	}
 	shown := host

@@ -44,8 +44,11 @@ func TestOpenNetLines(t *testing.T) {
 		{"internet", "curl -f http://93.184.0.2/missing", nil},
 		{"internet by name", "curl -f https://example.com/", nil},
 		{"no destination", "false", nil},
+		{"not a name", "git commit --author 'A <a@b.c>' -m x", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			o := *open // its own count of lookups
+			c.Open = &o
 			got := Lines(tc.cmd, c)
 			if tc.want == nil {
 				if len(got) != 0 {
