@@ -138,7 +138,11 @@ func TestSessionEgress(t *testing.T) {
 }
 
 // bridgePIDs returns the processes of the session's bridge pair: those
-// whose command line is `... __egress-bridge SOCKET` for its socket.
+// whose command line is `... __egress-bridge SOCKET` for its socket and
+// that have exec'd it. A server's child that has not exec'd yet (Go
+// starts it with vfork) shows the server's command line but is no
+// standby: killed with the server, it dies too (seen under load), so
+// the server was alone (docs/limits.md).
 func bridgePIDs(t *testing.T, sock string) []int {
 	t.Helper()
 	ents, _ := os.ReadDir("/proc")
@@ -150,11 +154,27 @@ func bridgePIDs(t *testing.T, sock string) []int {
 		}
 		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		if len(args) == 3 && args[1] == egress.BridgeCommand && args[2] == sock {
+		if len(args) == 3 && args[1] == egress.BridgeCommand && args[2] == sock && execd(pid) {
 			out = append(out, pid)
 		}
 	}
 	return out
+}
+
+// execd says whether pid has exec'd since its fork: the kernel's
+// PF_FORKNOEXEC (0x40) in the flags of /proc/PID/stat is clear.
+func execd(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	i := strings.LastIndexByte(string(b), ')')
+	if err != nil || i < 0 {
+		return false
+	}
+	f := strings.Fields(string(b[i+1:])) // from field 3, the state
+	if len(f) < 7 {
+		return false
+	}
+	flags, err := strconv.ParseUint(f[6], 10, 64) // field 9
+	return err == nil && flags&0x40 == 0
 }
 
 // waitFor polls cond (a safety bound, not a timing assertion).

@@ -18,6 +18,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/audit"
+	"github.com/lite-sandbox/lite-sandbox/shims/explain"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -148,6 +149,23 @@ func (s *Shim) hostPortsOn(spec sandbox.Spec) bool {
 	}
 	p, _ := sandbox.UserNet()
 	return p != ""
+}
+
+// openNet is what network = "open" keeps out of this command's sandbox,
+// for the explanation after a failure (explain.OpenNet), or nil when
+// the command shares the host's network.
+func (s *Shim) openNet() *explain.OpenNet {
+	if s.Policy.Sandbox.Network != policy.NetworkOpen || runtime.GOOS != "linux" {
+		return nil
+	}
+	if p, _ := sandbox.UserNet(); p == "" {
+		return nil
+	}
+	o := &explain.OpenNet{HostAddrs: explain.HostNetworks(), HostPorts: s.Policy.Sandbox.HostPorts, Lookup: explain.HostLookup}
+	if spec, err := s.spec(); err == nil {
+		o.Exempt = spec.Exempt
+	}
+	return o
 }
 
 // startHostPorts serves sandbox.host_ports for this command, on a

@@ -363,6 +363,7 @@ func (s *Shim) explainContext() explain.Context {
 		}
 	}
 	c.Root = os.Geteuid() == 0
+	c.Open = s.openNet()
 	return c
 }
 

@@ -38,9 +38,6 @@ func TestMain(m *testing.M) {
 	if code, ok := hostprobe.Main(); ok {
 		os.Exit(code)
 	}
-	if ready := os.Getenv(neighbourEnv); ready != "" {
-		os.Exit(neighbourServer(ready))
-	}
 	if spec := os.Getenv(escapeProbeEnv); spec != "" {
 		os.Exit(escapeProbe(spec))
 	}

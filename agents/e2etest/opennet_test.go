@@ -11,13 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // The neighbourhood of TestOpenNetwork: three network
@@ -361,45 +358,19 @@ func serveLabel(l net.Listener, label string) {
 	}
 }
 
-// listenIn listens on addr inside the network namespace of pid, from a
-// thread that joins it and comes back (the socket stays in it).
+// listenIn listens on addr inside the network namespace of pid.
 func listenIn(t *testing.T, pid int, addr string) net.Listener {
 	t.Helper()
-	type res struct {
-		l   net.Listener
-		err error
+	var l net.Listener
+	err := inNetNS(pid, func() (err error) {
+		l, err = net.Listen("tcp", addr)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("listen on %s in the namespace of %d: %v", addr, pid, err)
 	}
-	ch := make(chan res, 1)
-	go func() {
-		runtime.LockOSThread()
-		self, err := os.Open("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/ns/net")
-		if err != nil {
-			ch <- res{err: err}
-			return
-		}
-		defer self.Close()
-		target, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", pid))
-		if err != nil {
-			ch <- res{err: err}
-			return
-		}
-		defer target.Close()
-		if err := unix.Setns(int(target.Fd()), unix.CLONE_NEWNET); err != nil {
-			ch <- res{err: err}
-			return
-		}
-		l, err := net.Listen("tcp", addr)
-		if unix.Setns(int(self.Fd()), unix.CLONE_NEWNET) == nil {
-			runtime.UnlockOSThread() // else the thread ends with the goroutine
-		}
-		ch <- res{l, err}
-	}()
-	r := <-ch
-	if r.err != nil {
-		t.Fatalf("listen on %s in the namespace of %d: %v", addr, pid, r.err)
-	}
-	t.Cleanup(func() { r.l.Close() })
-	return r.l
+	t.Cleanup(func() { l.Close() })
+	return l
 }
 
 // TestOpenNetworkWithoutStack (#27): through the real lite-sandbox run,

@@ -43,6 +43,9 @@ type Context struct {
 	// Root is true when the command ran as root, which in the sandbox
 	// has no capabilities (rootcaps.go).
 	Root bool
+	// Open is set when the command ran under network = "open" in a
+	// namespace of its own (opennet.go).
+	Open *OpenNet
 }
 
 // maxLines bounds what one failure prints.
@@ -78,6 +81,19 @@ func LinesOf(t validator.Traced, c Context) []string {
 		network = network || c.NetworkOff && wantsNetwork(call.Argv)
 	}
 	add(c.repoLine(calls))
+	if c.Open != nil {
+		var argvs []callArgs
+		var paths []string
+		for _, call := range calls {
+			argvs = append(argvs, call.Argv)
+		}
+		for _, w := range writes {
+			paths = append(paths, w.Path)
+		}
+		for _, l := range c.Open.openLines(argvs, paths) {
+			add(l)
+		}
+	}
 	for _, call := range calls {
 		for _, o := range operands(call.Argv) {
 			add(c.outsideLine(o, call.Dir))
