@@ -16,7 +16,7 @@ const (
 )
 
 // PathChecker judges one path of a file tool with the session's frozen
-// policy (sandbox.PathJudge): p as the model wrote it, relative to cwd.
+// policy (pathjudge.Judge): p as the model wrote it, relative to cwd.
 type PathChecker func(a FileAccess, p, cwd string) Verdict
 
 // FileHooker is implemented by agents whose hook also judges their own

@@ -26,10 +26,10 @@ func checkCommand(s Spec, argv []string) error {
 	if err := checkAbs("working directory", cwd); err != nil {
 		return &SetupError{Op: "cwd", Err: err}
 	}
-	if withinAny(cwd, s.Deny) {
+	if WithinAny(cwd, s.Deny) {
 		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s lies in a denied path", cwd)}
 	}
-	if !Within(cwd, s.Workspace) && !withinAny(cwd, s.Write) && !withinAny(cwd, s.Read) {
+	if !Within(cwd, s.Workspace) && !WithinAny(cwd, s.Write) && !WithinAny(cwd, s.Read) {
 		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s is outside the workspace %s and every granted path", cwd, s.Workspace)}
 	}
 	return nil

@@ -44,5 +44,7 @@
 // of secrets), sandbox/gocacheprog (Go's build cache inside),
 // sandbox/egress (network = "allow": the proxy), sandbox/worker (the
 // session's persistent worker) and, lowest, sandbox/confine (the step
-// inside the sandbox). AGENTS.md's tree says which file holds what.
+// inside the sandbox). Above it, sandbox/pathjudge judges the agents'
+// own file tools by a [Spec]. AGENTS.md's tree says which file holds
+// what.
 package sandbox

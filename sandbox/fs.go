@@ -106,3 +106,11 @@ func resolve(fsys FS, p string, forWrite bool) (string, error) {
 func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
 }
+
+// ResolveForWrite is [realPath] for a path that may not exist yet: a
+// missing component ends the resolution and the rest is appended
+// lexically (nothing below a missing directory can be a link), and a
+// dangling final link resolves to its target.
+func ResolveForWrite(fsys FS, p string) (string, error) {
+	return resolve(fsys, p, true)
+}

@@ -23,16 +23,16 @@ func (q Quarantined) String() string {
 		if q.Gone {
 			to = "it had been removed"
 		} else if q.To != "" {
-			to = "the changed version was moved to " + printable(q.To)
+			to = "the changed version was moved to " + Printable(q.To)
 		}
 		return fmt.Sprintf("%s is a protected path and was changed while a sandbox of the workspace ran: restored from the copy taken at start; %s (docs/limits.md, \"Protected paths under the Landlock backend\")",
-			printable(q.Path), to)
+			Printable(q.Path), to)
 	}
 	if q.To == "" {
-		return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: removed (docs/confinement.md, \"Protected paths\")", printable(q.Path))
+		return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: removed (docs/confinement.md, \"Protected paths\")", Printable(q.Path))
 	}
 	return fmt.Sprintf("%s is a protected path and appeared while a sandbox of the workspace ran: moved to %s (if it is yours, move it back on the host; docs/confinement.md, \"Protected paths\")",
-		printable(q.Path), printable(q.To))
+		Printable(q.Path), Printable(q.To))
 }
 
 // Quarantined returns what the guard of the sandbox moved away (see

@@ -33,8 +33,8 @@ func Below(p, dir string) bool {
 	return Within(p, dir) && path.Clean(p) != path.Clean(dir)
 }
 
-// withinAny reports whether p lies within one of dirs.
-func withinAny(p string, dirs []string) bool {
+// WithinAny reports whether p lies within one of dirs.
+func WithinAny(p string, dirs []string) bool {
 	for _, d := range dirs {
 		if Within(p, d) {
 			return true

@@ -216,7 +216,7 @@ func (e *LinkError) Error() string {
 	}
 	return fmt.Sprintf("protected path %s: %s is a symbolic link (to %s), which a command could replace with a directory of its own "+
 		"that the host then runs; replace the link with what it points at%s, or drop %s with sandbox.unprotect in your own config",
-		printable(e.Protected), printable(e.Link), printable(e.Target), hint, printable(e.Protected))
+		Printable(e.Protected), Printable(e.Link), Printable(e.Target), hint, Printable(e.Protected))
 }
 
 // linkError returns the refusal for the symlink at cur on the way to pr.

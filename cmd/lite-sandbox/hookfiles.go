@@ -13,6 +13,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/pathjudge"
 	"github.com/lite-sandbox/lite-sandbox/shims/config"
 )
 
@@ -46,7 +47,7 @@ func ringView(cfg *config.Config) []string {
 	return v.Read
 }
 
-// judge is the path judge (sandbox.PathJudge) over the sandbox spec of
+// judge is the path judge (pathjudge.Judge) over the sandbox spec of
 // the session's frozen policy, the same policy the command sandbox
 // applies. Without a loaded policy (the hook could not judge) every
 // path is refused.
@@ -63,7 +64,7 @@ func (c *HookCmd) judge(a agents.FileAccess, p, cwd string) agents.Verdict {
 		sandbox.DetectHost(&spec) // core.hooksPath targets are protected too
 		c.spec = &spec
 	}
-	j := sandbox.PathJudge{Spec: *c.spec, Visible: ringView(c.config)}
+	j := pathjudge.Judge{Spec: *c.spec, Visible: ringView(c.config)}
 	if ow, ok := c.adapter.(agents.OwnWriter); ok {
 		j.AgentWrite = ow.OwnWrites(c.spec.Home)
 	}

@@ -13,12 +13,14 @@ package layers
 var Order = []string{"internal", "sandbox", "agents", "shims", "launch", "cmd"}
 
 // Sandbox lists sandbox/'s packages from the bottom up, by their first
-// folder below sandbox/ ("" is the root, package sandbox: the Spec, its
-// builders and the one prepare pipeline). A package imports only its own
-// folder and the levels below its own; packages on one level are
-// independent of each other.
+// folder below sandbox/: "" is the root, package sandbox (the Spec, its
+// builders and the one prepare pipeline), with the parts it calls below
+// it and a user of its Spec above. A package imports only its own folder
+// and the levels below its own; packages on one level are independent of
+// each other.
 var Sandbox = [][]string{
 	{"confine"}, // the in-sandbox step, linked alone into the shim binary
-	{"egress", "git", "gocacheprog", "probe", "settings", "worker"}, // parts the root and its users call
+	{"egress", "fakefs", "git", "gocacheprog", "probe", "settings", "worker"}, // parts (fakefs: for tests only)
 	{""},
+	{"pathjudge"}, // reads a Spec: the agents' file tools judged by the sandbox's policy
 }

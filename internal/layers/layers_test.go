@@ -88,6 +88,8 @@ func TestSandboxOrder(t *testing.T) {
 		{"sandbox/egress/egresstest/x.go", "sandbox/egress", true},
 		{"sandbox/worker/x.go", "internal/exit", true},
 		{"shims/x.go", "sandbox/probe", true},
+		{"sandbox/pathjudge/judge.go", "sandbox", true},
+		{"sandbox/judge.go", "sandbox/pathjudge", false},
 		{"sandbox/probe/x.go", "sandbox", false},
 		{"sandbox/confine/x.go", "sandbox/worker", false},
 		{"sandbox/probe/x.go", "sandbox/worker", false},
