@@ -102,7 +102,7 @@ func TestOneVerdictPerCommand(t *testing.T) {
 		{name: "ask answered no", argv: []string{"bash", "-c", "touch asked-m-ask"}, decision: "ask"},
 	}
 	for _, c := range cases {
-		status, stderr := f.shim(t, s, c)
+		status, _, stderr := f.shim(t, s, c)
 		if c.ran != (status == 0) {
 			t.Errorf("%s: status %d (stderr %q)", c.name, status, stderr)
 		}
@@ -146,9 +146,14 @@ func checkVerdict(t *testing.T, c verdictCase, r map[string]any) {
 // with an ask rule whose questions br gets.
 func (f *fixture) openJudged(t *testing.T, br *approval.Broker) *launch.Session {
 	t.Helper()
+	return f.openJudgedMeta(t, br, contract.Meta{Workspace: f.ws, Home: f.home, Mode: "on"})
+}
+
+// openJudgedMeta is openJudged with the session's metadata meta.
+func (f *fixture) openJudgedMeta(t *testing.T, br *approval.Broker, meta contract.Meta) *launch.Session {
+	t.Helper()
 	o := f.options(t)
 	o.PolicyTOML = append(append([]byte{}, policy.DefaultTOML()...), verdictAskRule...)
-	meta := contract.Meta{Workspace: f.ws, Home: f.home, Mode: "on"}
 	o.Meta = meta
 	o.Judge = func(dir, token string) (launch.Judge, error) {
 		j, err := shims.NewJudge(dir, token, o.PolicyTOML, meta)
@@ -183,8 +188,8 @@ func answerNo(br *approval.Broker, done <-chan struct{}) {
 }
 
 // shim runs c through a shim process of session s and returns its
-// status and stderr.
-func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, string) {
+// status, stdout and stderr.
+func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, string, string) {
 	t.Helper()
 	argv, _ := json.Marshal(c.argv)
 	exe, err := os.Executable()
@@ -197,8 +202,8 @@ func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, str
 	if c.outside {
 		cmd.Dir = filepath.Join(filepath.Dir(f.ws), "outside")
 	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr, cmd.Stdin = &bytes.Buffer{}, &stderr, strings.NewReader(c.stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr, cmd.Stdin = &stdout, &stderr, strings.NewReader(c.stdin)
 	if c.tty {
 		ptm, tty, err := pty.Open()
 		if err != nil {
@@ -212,7 +217,7 @@ func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, str
 	if cmd.ProcessState == nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
-	return cmd.ProcessState.ExitCode(), stderr.String()
+	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
 }
 
 // recordsWith returns the audit records whose command has marker.

@@ -73,6 +73,7 @@ type Shim struct {
 	// shim, not here).
 	signals  <-chan syscall.Signal
 	viaJudge bool
+	judge    *Judge          // the session's judge that made it, nil outside one
 	ctx      context.Context // nil: context.Background
 	// approvals is the session's (in the judge): where an `ask` rule's
 	// question goes; peer the shim that sent the command (its pid, in

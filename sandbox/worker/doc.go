@@ -49,9 +49,6 @@
 //	'p' pong.
 //	'K' started: uint64 big endian, when the command was forked (Unix
 //	    nanoseconds); sent before 'X', for the bench's phase split.
-//	'D' direct: a uvarint count and the strings of an argv the client
-//	    runs itself, outside the command sandbox; only the session's
-//	    judge sends it, for lite-sandbox's own hook command.
 //
 // The session's judge (package shims, in the launcher) serves the same
 // protocol on judge.sock with [Receive]: the shim sends its own argv

@@ -149,9 +149,6 @@ func (in *Incoming) Failed(status int, msg string) error {
 // Started tells the client when the command was forked.
 func (in *Incoming) Started(t time.Time) error { return in.write(startedFrame(t.UnixNano())) }
 
-// Direct answers that the client must run argv itself.
-func (in *Incoming) Direct(argv []string) error { return in.write(directFrame(argv)) }
-
 func (in *Incoming) write(b []byte) error {
 	if _, err := in.c.Write(b); err != nil {
 		return fmt.Errorf("sandbox worker: answer: %w", err)
