@@ -19,6 +19,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
@@ -65,9 +66,11 @@ type verdictCase struct {
 // a command (each form refused for a working directory outside the
 // workspace, the validator's deny in each form, a command line that
 // does not parse, arguments the shim refuses, an `ask` rule answered
-// no) writes exactly one audit record, as does an allowed command (the
-// positive control: it ran in the sandbox and wrote its file). Through
-// the real shim (forward.Run), judge (shims.Judge) and bubblewrap.
+// no, a request the judge cannot judge: badRequests) writes exactly one
+// audit record, as does an allowed command (the positive control: it
+// ran in the sandbox and wrote its file). Through the real shim
+// (forward.Run), judge (shims.Judge) and bubblewrap. An agent's hook
+// refusing a command: TestJudgeAnswersHooks.
 func TestOneVerdictPerCommand(t *testing.T) {
 	// The judge writes to the launcher's own $XDG_STATE_HOME.
 	state := t.TempDir()
@@ -120,6 +123,45 @@ func TestOneVerdictPerCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(f.ws, "asked-m-ask")); err == nil {
 		t.Errorf("the ask rule's command ran after a no")
+	}
+	badRequests(t, f, s, state)
+}
+
+// badRequests: a request no shim sends but a process in the agent ring
+// could (the judge's socket is in the session directory the ring
+// shows), with a relative working directory or more descriptors than
+// stdio, is refused and recorded once, as a deny with why; the same
+// request with a good one runs (the control).
+func badRequests(t *testing.T, f *fixture, s *launch.Session, state string) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	for _, c := range []struct {
+		name, marker, dir, reason string
+		extra                     []*os.File
+		ran                       bool
+	}{
+		{name: "good request", marker: "m-req-ok", dir: f.ws, ran: true},
+		{name: "relative cwd", marker: "m-req-rel", dir: "ws", reason: "not absolute"},
+		{name: "extra descriptors", marker: "m-req-fds", dir: f.ws, extra: []*os.File{null}, reason: "exactly its stdin, stdout and stderr"},
+	} {
+		req := worker.Request{Argv: []string{"bash", "-c", "true # " + c.marker}, Env: cmdEnv(f.home), Dir: c.dir, Extra: c.extra}
+		status, err := worker.Run(context.Background(), filepath.Join(s.Dir, contract.JudgeName), req, null, null, null)
+		if err != nil || (status == 0) != c.ran {
+			t.Errorf("%s: status %d, %v", c.name, status, err)
+		}
+		recs := recordsWith(t, state, c.marker)
+		if len(recs) != 1 {
+			t.Errorf("%s: %d audit records, want 1: %v", c.name, len(recs), recs)
+			continue
+		}
+		decision := "deny"
+		if c.ran {
+			decision = "allow"
+		}
+		checkVerdict(t, verdictCase{name: c.name, decision: decision, reason: c.reason, ran: c.ran}, recs[0])
 	}
 }
 

@@ -119,8 +119,8 @@ func NewJudge(dir, workerToken string, policyTOML []byte, meta contract.Meta) (*
 }
 
 // ServeConn judges and runs the one command a shim sent on c, and
-// answers with its status (or, for our own hook command, with the argv
-// the shim runs itself). It closes c. Every request that arrives with
+// answers with its status (our own hook commands, answered here, with
+// the hook's). It closes c. Every request that arrives with
 // its stdio gets one audit record, a refused one included (#29).
 func (j *Judge) ServeConn(c *net.UnixConn) {
 	defer c.Close()
@@ -186,7 +186,7 @@ func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan sy
 		getenv:     os.Getenv,
 		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
-		signals: sigs, viaJudge: true, judge: j, ctx: ctx, workerToken: j.token, approvals: j.Approvals, recent: j.Egress,
+		signals: sigs, judge: j, ctx: ctx, workerToken: j.token, approvals: j.Approvals, recent: j.Egress,
 		times: Times{ShimMain: main, Sent: sent}}
 	switch {
 	case in.NumFiles() != 3:
