@@ -4,10 +4,12 @@
 package shims
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -236,10 +238,14 @@ func Hook(name, configFile string, stdin io.Reader, stdout, stderr io.Writer) er
 	code := 0
 	if dir := forward.Session(); dir != "" {
 		status, ferr := forwardHook(dir, name)
-		if ferr == nil {
-			return statusError(status)
+		if ferr == nil && (status == 0 || status == exit.HookBlock) {
+			return statusError(status) // the adapter's answer: go on, or block
 		}
-		// Fail closed: nothing judged the call.
+		if ferr == nil {
+			ferr = fmt.Errorf("the session's judge failed (status %d)", status)
+		}
+		// Fail closed: nothing judged the call. Outside the agent ring
+		// the hook's rewrite is the route (docs/agents.md §4.3).
 		in, rerr := readHookInput(stdin)
 		out, code = answerHook(a, in, rerr, denyAll(ferr), refuseAll(ferr), "")
 	} else {
@@ -255,13 +261,15 @@ func Hook(name, configFile string, stdin io.Reader, stdout, stderr io.Writer) er
 // dir, as the shim would, with this process's stdio: the session's
 // recorded binary is the one its judge answers for.
 func forwardHook(dir, name string) (int, error) {
-	at, err := contract.Attach(dir)
+	// Only the metadata: the judge has the policy (Send checks that
+	// dir is private before it connects).
+	b, err := os.ReadFile(filepath.Join(dir, contract.MetaName))
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("session: %w", err)
 	}
 	var meta contract.Meta
-	if err := at.DecodeMeta(&meta); err != nil {
-		return 0, err
+	if err := json.Unmarshal(b, &meta); err != nil {
+		return 0, fmt.Errorf("session %s: %s: %w", dir, contract.MetaName, err)
 	}
 	if meta.Exe == "" {
 		return 0, fmt.Errorf("session %s records no lite-sandbox binary", dir)
