@@ -62,7 +62,7 @@
 // session ends. A connection that ends without 'X' or 'F' means the
 // worker died: [Run] returns [ErrWorkerDied].
 //
-// The worker needs Linux; elsewhere [Serve], [ServeFD], [Run] and [Ping]
+// The worker needs Linux; elsewhere [ServeFD], [Run] and [Ping]
 // return [ErrUnsupported] (TODO(macos): sandbox-exec has no PID
 // namespace, so a session there needs its own teardown).
 package worker
