@@ -4,7 +4,8 @@
 // Package launch runs one agent session: a private runtime directory, one
 // long-lived sandboxed worker that every command of the session runs in,
 // and the agent itself with its shell pointed at the shim. On Linux with
-// a backend the agent starts inside the agent ring (ring.go: an outer
+// a backend the agent starts inside the agent ring (package launch/ring,
+// ringrun.go: an outer
 // bubblewrap where the host is read-only but for the workspace and the
 // agent's state, and every shell binary is the shim; docs/ring.md,
 // docs/security-model.md §2); otherwise (no backend in mode auto, mode
@@ -32,8 +33,9 @@
 // [Session.Close] kills the sandbox's PID namespace, or when the owner
 // dies (bwrap's --die-with-parent).
 //
-// [Exec] (or [RunAgent], for an agent adapter) runs the agent with $SHELL and [contract.EnvShim] pointing at bin/bash
-// and [contract.EnvSession] at the directory; the shim (package
+// [RunAgent] runs the agent (an adapter's, or `launch exec`'s program)
+// with $SHELL and [contract.EnvShim] pointing at bin/bash and
+// [contract.EnvSession] at the directory; the shim (package
 // shims/forward) sends each command to judge.sock, where the judge
 // (shims.Judge, in this process) decides, runs it through the worker and
 // writes its audit record.

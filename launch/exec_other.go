@@ -12,11 +12,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 )
 
-// Exec fails with [worker.ErrUnsupported]: sessions need Linux.
-func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	return -1, worker.ErrUnsupported
-}
-
 // execEnv fails with [worker.ErrUnsupported].
 func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	return -1, worker.ErrUnsupported

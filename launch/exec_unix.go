@@ -22,14 +22,13 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 )
 
-// killDelay is how long Exec waits after SIGTERM, when ctx ends, before
+// killDelay is how long execEnv waits after SIGTERM, when ctx ends, before
 // it kills the program.
 const killDelay = term.KillDelay
 
-// Exec runs argv (the agent) outside the sandbox, with [agentEnv] of the
-// current environment, and returns its exit status: its exit code, or
-// 128+N after death by signal N. It is `lite-sandbox launch exec --
-// PROGRAM ARGS`.
+// execEnv runs argv (the agent) outside the sandbox with the
+// environment env, and returns its exit status: its exit code, or
+// 128+N after death by signal N (Start).
 //
 // The program runs in its own process group. When stdin is the terminal
 // and the caller is in its foreground, that group becomes the
@@ -37,17 +36,8 @@ const killDelay = term.KillDelay
 // from the terminal, and never the session's owner or its sandbox.
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the caller are forwarded to
 // the program. When ctx ends, the program gets SIGTERM, and SIGKILL
-// after a few seconds.
-//
-// A program that cannot be started is an error with status 127 (not
-// found) or 126.
-func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	return execEnv(ctx, agentEnv(os.Environ(), s.Dir), argv, stdin, stdout, stderr)
-}
-
-// execEnv is [Exec] with the program's environment given whole, for a
-// launch without a session (sandbox mode off, or no backend in auto
-// mode), where the shim runs each command on its own.
+// after a few seconds. A program that cannot be started is an error with
+// status 127 (not found) or 126.
 //
 // The agent ring without a pty runs under the pty leader in plain mode
 // (ptyLeaderPlain), in a session of its own: no controlling terminal,

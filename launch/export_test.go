@@ -4,7 +4,13 @@
 package launch
 
 import (
+	"context"
+	"io"
+	"os"
 	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
@@ -17,4 +23,14 @@ func SetSessionEgressResolver(t testing.TB, r egress.Resolver) {
 	t.Helper()
 	sessionEgressResolver = r
 	t.Cleanup(func() { sessionEgressResolver = nil })
+}
+
+// Exec runs argv outside the sandbox as a launch of s does, with the
+// current environment's routing variables replaced by s's (SHELL and
+// the shim's are <s>/bin/bash, the session's is s), so that the program
+// sees one session only.
+func Exec(ctx context.Context, s *Session, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	info := agents.Session{Dir: s.Dir, Shim: contract.Shim(s.Dir)}
+	env := applyEnv(os.Environ(), routingEnv(info, "", "", true), agents.Plan{})
+	return execEnv(ctx, env, argv, stdin, stdout, stderr)
 }

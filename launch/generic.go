@@ -92,6 +92,7 @@ func openSession(ctx context.Context, p *policy.Policy, ls launchSpec, mode poli
 	if err != nil {
 		return nil, err
 	}
+	hookSpec := spec.Clone()
 	spec.ScratchHome = scratchHome
 	// The session directory is readable in the rings: Marshal keeps no
 	// password of the upstream proxy (the session's proxies, in this
@@ -110,7 +111,14 @@ func openSession(ctx context.Context, p *policy.Policy, ls launchSpec, mode poli
 	o := Options{
 		Spec: spec, Backend: b, Exe: info.Exe, PolicyTOML: frozen, Meta: meta,
 		Judge: func(dir, token string) (Judge, error) {
-			return newJudge(dir, token, frozen, meta, br, recent)
+			j, err := newJudge(dir, token, frozen, meta, br, recent)
+			if err != nil {
+				return nil, err
+			}
+			// The agents' file hooks: the launch's spec and, once the
+			// ring is prepared, what it shows.
+			j.Spec, j.View = &hookSpec, ls.view
+			return j, nil
 		},
 		// The agent starts while the worker does (launch ≤ +50 ms).
 		Background: func(err error) {
@@ -146,7 +154,7 @@ func openSession(ctx context.Context, p *policy.Policy, ls launchSpec, mode poli
 // policy.toml), the metadata, the session's questions and its proxy's
 // recent decisions (nil without a proxy). Nothing is read back from
 // the session directory.
-func newJudge(dir, token string, frozen []byte, meta contract.Meta, br *approval.Broker, recent *egress.Recent) (Judge, error) {
+func newJudge(dir, token string, frozen []byte, meta contract.Meta, br *approval.Broker, recent *egress.Recent) (*shims.Judge, error) {
 	j, err := shims.NewJudge(dir, token, frozen, meta)
 	if err != nil {
 		return nil, err

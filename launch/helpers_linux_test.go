@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/bwraptest"
 	"github.com/lite-sandbox/lite-sandbox/launch"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
@@ -135,12 +136,7 @@ var (
 func backend(t testing.TB) sandbox.Backend {
 	t.Helper()
 	backendOnce.Do(func() { backendVal, backendErr = sandbox.Detect() })
-	if backendErr != nil {
-		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
-			t.Fatalf("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1) but unusable: %v", backendErr)
-		}
-		t.Skipf("skipping: no usable bwrap (%v); set LITE_SANDBOX_REQUIRE_BWRAP=1 to fail instead", backendErr)
-	}
+	bwraptest.Require(t, backendErr)
 	return backendVal
 }
 

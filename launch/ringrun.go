@@ -37,6 +37,7 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 		return -1, err
 	}
 	in := ring.NewInput(o.Agent, info, o.Policy, spec, plan.Argv[0], o.Stderr)
+	in.View = ls.view.Set
 	snaps := ring.SnapshotGuards(in)
 	forget, err := writeJournal(info.Dir, snaps)
 	if err != nil {

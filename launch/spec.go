@@ -9,6 +9,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
 
@@ -23,6 +24,10 @@ type launchSpec struct {
 	// err is the policy's paths that the sandbox rejects: reported by
 	// whatever needs the spec (a launch without a sandbox does not).
 	err error
+	// view is what the agent ring shows, set once the ring is
+	// prepared (ring.Input.View), for the path judge of the agents'
+	// file hooks in the session's judge.
+	view *shims.RingView
 }
 
 // newLaunchSpec builds the launch's spec for workspace and home.
@@ -32,7 +37,7 @@ func newLaunchSpec(p *policy.Policy, workspace, home string) launchSpec {
 		return launchSpec{err: fmt.Errorf("launch: %w", err)}
 	}
 	sandbox.DetectHost(&spec)
-	return launchSpec{spec: spec}
+	return launchSpec{spec: spec, view: new(shims.RingView)}
 }
 
 // get is a clone of the spec, or the error that prevented it.

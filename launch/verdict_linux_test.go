@@ -19,6 +19,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/launch"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
@@ -65,9 +66,11 @@ type verdictCase struct {
 // a command (each form refused for a working directory outside the
 // workspace, the validator's deny in each form, a command line that
 // does not parse, arguments the shim refuses, an `ask` rule answered
-// no) writes exactly one audit record, as does an allowed command (the
-// positive control: it ran in the sandbox and wrote its file). Through
-// the real shim (forward.Run), judge (shims.Judge) and bubblewrap.
+// no, a request the judge cannot judge: badRequests) writes exactly one
+// audit record, as does an allowed command (the positive control: it
+// ran in the sandbox and wrote its file). Through the real shim
+// (forward.Run), judge (shims.Judge) and bubblewrap. An agent's hook
+// refusing a command: TestJudgeAnswersHooks.
 func TestOneVerdictPerCommand(t *testing.T) {
 	// The judge writes to the launcher's own $XDG_STATE_HOME.
 	state := t.TempDir()
@@ -102,7 +105,7 @@ func TestOneVerdictPerCommand(t *testing.T) {
 		{name: "ask answered no", argv: []string{"bash", "-c", "touch asked-m-ask"}, decision: "ask"},
 	}
 	for _, c := range cases {
-		status, stderr := f.shim(t, s, c)
+		status, _, stderr := f.shim(t, s, c)
 		if c.ran != (status == 0) {
 			t.Errorf("%s: status %d (stderr %q)", c.name, status, stderr)
 		}
@@ -120,6 +123,45 @@ func TestOneVerdictPerCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(f.ws, "asked-m-ask")); err == nil {
 		t.Errorf("the ask rule's command ran after a no")
+	}
+	badRequests(t, f, s, state)
+}
+
+// badRequests: a request no shim sends but a process in the agent ring
+// could (the judge's socket is in the session directory the ring
+// shows), with a relative working directory or more descriptors than
+// stdio, is refused and recorded once, as a deny with why; the same
+// request with a good one runs (the control).
+func badRequests(t *testing.T, f *fixture, s *launch.Session, state string) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	for _, c := range []struct {
+		name, marker, dir, reason string
+		extra                     []*os.File
+		ran                       bool
+	}{
+		{name: "good request", marker: "m-req-ok", dir: f.ws, ran: true},
+		{name: "relative cwd", marker: "m-req-rel", dir: "ws", reason: "not absolute"},
+		{name: "extra descriptors", marker: "m-req-fds", dir: f.ws, extra: []*os.File{null}, reason: "exactly its stdin, stdout and stderr"},
+	} {
+		req := worker.Request{Argv: []string{"bash", "-c", "true # " + c.marker}, Env: cmdEnv(f.home), Dir: c.dir, Extra: c.extra}
+		status, err := worker.Run(context.Background(), filepath.Join(s.Dir, contract.JudgeName), req, null, null, null)
+		if err != nil || (status == 0) != c.ran {
+			t.Errorf("%s: status %d, %v", c.name, status, err)
+		}
+		recs := recordsWith(t, state, c.marker)
+		if len(recs) != 1 {
+			t.Errorf("%s: %d audit records, want 1: %v", c.name, len(recs), recs)
+			continue
+		}
+		decision := "deny"
+		if c.ran {
+			decision = "allow"
+		}
+		checkVerdict(t, verdictCase{name: c.name, decision: decision, reason: c.reason, ran: c.ran}, recs[0])
 	}
 }
 
@@ -146,9 +188,14 @@ func checkVerdict(t *testing.T, c verdictCase, r map[string]any) {
 // with an ask rule whose questions br gets.
 func (f *fixture) openJudged(t *testing.T, br *approval.Broker) *launch.Session {
 	t.Helper()
+	return f.openJudgedMeta(t, br, contract.Meta{Workspace: f.ws, Home: f.home, Mode: "on"})
+}
+
+// openJudgedMeta is openJudged with the session's metadata meta.
+func (f *fixture) openJudgedMeta(t *testing.T, br *approval.Broker, meta contract.Meta) *launch.Session {
+	t.Helper()
 	o := f.options(t)
 	o.PolicyTOML = append(append([]byte{}, policy.DefaultTOML()...), verdictAskRule...)
-	meta := contract.Meta{Workspace: f.ws, Home: f.home, Mode: "on"}
 	o.Meta = meta
 	o.Judge = func(dir, token string) (launch.Judge, error) {
 		j, err := shims.NewJudge(dir, token, o.PolicyTOML, meta)
@@ -183,8 +230,8 @@ func answerNo(br *approval.Broker, done <-chan struct{}) {
 }
 
 // shim runs c through a shim process of session s and returns its
-// status and stderr.
-func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, string) {
+// status, stdout and stderr.
+func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, string, string) {
 	t.Helper()
 	argv, _ := json.Marshal(c.argv)
 	exe, err := os.Executable()
@@ -197,8 +244,8 @@ func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, str
 	if c.outside {
 		cmd.Dir = filepath.Join(filepath.Dir(f.ws), "outside")
 	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr, cmd.Stdin = &bytes.Buffer{}, &stderr, strings.NewReader(c.stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr, cmd.Stdin = &stdout, &stderr, strings.NewReader(c.stdin)
 	if c.tty {
 		ptm, tty, err := pty.Open()
 		if err != nil {
@@ -212,7 +259,7 @@ func (f *fixture) shim(t *testing.T, s *launch.Session, c verdictCase) (int, str
 	if cmd.ProcessState == nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
-	return cmd.ProcessState.ExitCode(), stderr.String()
+	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
 }
 
 // recordsWith returns the audit records whose command has marker.

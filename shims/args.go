@@ -71,18 +71,13 @@ var setOptions = map[string]bool{
 	"vi": true, "emacs": true, "xtrace": true,
 }
 
-// ParseArgs reads a shell command line (args excludes argv[0]) strictly:
-// the options of the shells callers use (see [Form]); anything unknown
-// is an [errUsage]. One argument that starts with no dash and names no
-// existing file is Claude Code's prefix form (the whole command in one
-// word), as before; see [ParseArgsFor].
-func ParseArgs(args []string) (Invocation, error) {
-	return ParseArgsFor("bash", args)
-}
-
-// ParseArgsFor is [ParseArgs] for the shell named name (argv[0]'s base
-// name): the prefix form exists only for bash-like names, since Claude
-// Code takes only a shell whose path contains "bash".
+// ParseArgsFor reads a shell command line (args excludes argv[0]) of the
+// shell named name (argv[0]'s base name) strictly: the options of the
+// shells callers use (see [Form]); anything unknown is an [errUsage].
+// One argument that starts with no dash and names no existing file is
+// Claude Code's prefix form (the whole command in one word), for
+// bash-like names only, since Claude Code takes only a shell whose path
+// contains "bash".
 func ParseArgsFor(name string, args []string) (Invocation, error) {
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") && !strings.HasPrefix(args[0], "+") && prefixForm(name, args[0]) {
 		return Invocation{Command: args[0]}, nil

@@ -26,6 +26,9 @@ type parseCase struct {
 }
 
 // parseCases are TestParseArgs's table; script is an executable file.
+// ParseArgs is [ParseArgsFor] under bash's name.
+func ParseArgs(args []string) (Invocation, error) { return ParseArgsFor("bash", args) }
+
 func parseCases(script string) []parseCase {
 	return []parseCase{
 		// Today's forms.

@@ -152,7 +152,7 @@ func askMessage(r validator.Result, a approval.Answer) string {
 // audit log (a yes is in the command's record).
 func (s *Shim) runAskHook() error {
 	asker, ok := registry.Asker(s.agent)
-	if !ok || !s.viaJudge {
+	if !ok || s.judge == nil {
 		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: the %s agent has no prompt for questions", s.agent)}
 	}
 	// The hook is a question about a command, not one: only a question

@@ -8,7 +8,8 @@
 // it judges in process ([Shim.RunArgv], [Shim.RunShellAs]). For one
 // command ([Shim], the per-command value) it reads the shell's argv
 // forms (args.go, forms.go), the agent's wrapper and our own hook
-// command (hookcmd.go), asks the validator (package shims/validator)
+// command (hookcmd.go; the agents' hooks are answered here, in memory:
+// agenthook.go, ask.go), asks the validator (package shims/validator)
 // for a decision, an `ask` rule's question a person (ask.go,
 // docs/validator.md §8), runs an allowed command in the session's
 // worker or a fresh sandbox (package sandbox), where the real shell runs

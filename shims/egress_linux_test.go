@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/bwraptest"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress/egresstest"
@@ -29,12 +30,8 @@ func TestMain(m *testing.M) {
 
 func requireBwrap(t *testing.T) {
 	t.Helper()
-	if _, err := sandbox.Detect(); err != nil {
-		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
-			t.Fatalf("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1): %v", err)
-		}
-		t.Skipf("skipping: no usable bwrap (%v)", err)
-	}
+	_, err := sandbox.Detect()
+	bwraptest.Require(t, err)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("skipping: curl is not installed")
 	}

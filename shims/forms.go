@@ -18,7 +18,6 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
-	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 	"mvdan.cc/sh/v3/syntax"
@@ -91,7 +90,7 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 			if name == askHookName {
 				return s.runAskHook()
 			}
-			return s.runOwnHook(line.text, name)
+			return s.runAgentHook(name)
 		}
 		for range 4 { // a rewrite of a rewrite, at most a few deep
 			inner, ok := selfCall(line.file, line.text, contract.Shim(s.session.Dir))
@@ -209,24 +208,6 @@ func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []stri
 	defer pr.Close()
 	s.stdin = pr
 	return s.Exec(append(append(base, "-s"), dashDash(inv.Params)...))
-}
-
-// runOwnHook runs lite-sandbox's own hook command directly where the
-// shim runs (in the agent ring), not in the command sandbox, where the
-// session directory it needs is not visible. A failure is status 2,
-// which every agent takes as "block".
-func (s *Shim) runOwnHook(cmd, name string) error {
-	s.v.command, s.v.result.Decision, s.v.how = cmd, policy.Allow, "direct"
-	argv := []string{s.sessionExe, "hook", name}
-	if s.viaJudge {
-		// The judge runs in the launcher: the shim, in the agent ring,
-		// runs it (judge_linux.go).
-		return &worker.DirectError{Argv: argv}
-	}
-	return &replaceError{func() error {
-		err := syscall.Exec(s.sessionExe, argv, s.environ)
-		return &exit.Error{Code: exit.HookBlock, Err: fmt.Errorf("lite-sandbox: run the hook %s: %w", name, err)}
-	}}
 }
 
 func (s *Shim) outside() error {

@@ -8,7 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lite-sandbox/lite-sandbox/internal/procstat"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -20,6 +20,8 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/procstat"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/worker"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
@@ -53,7 +55,49 @@ type Judge struct {
 	Egress *egress.Recent
 	// Trace, when set, gets every command's moments (the bench).
 	Trace func(Times)
+	// Spec, when set, is the launch's sandbox spec (#29), for the path
+	// judge of the agents' file hooks (agenthook.go); without it the
+	// judge builds one from its frozen policy, once, on first use.
+	Spec *sandbox.Spec
+	// View, when set, is what the session's agent ring shows, set by
+	// the launcher once the ring is prepared.
+	View  *RingView
+	specs specOnce
 }
+
+// fileSpec is the sandbox spec the file hooks judge paths with.
+func (j *Judge) fileSpec() (sandbox.Spec, error) {
+	if j.Spec != nil {
+		return *j.Spec, nil
+	}
+	return j.specs.get(j.cfg)
+}
+
+// peerFS is the file system of the process pid, the hook's shim, as it
+// sees it (its root, in its mount namespace: /proc/PID/root): in the
+// agent ring the path judge then resolves links in the ring's own home
+// and /tmp, not in the launcher's. The shim waits for the answer, so
+// the pid is its own while the judge reads. Unknown or unreadable, the
+// file tools are refused (fail closed).
+func peerFS(pid int) (sandbox.FS, error) {
+	if pid <= 0 {
+		return nil, errors.New("the process that ran the hook is unknown")
+	}
+	root := "/proc/" + strconv.Itoa(pid) + "/root"
+	if _, err := os.Stat(root + "/"); err != nil {
+		return nil, fmt.Errorf("the agent's file system: %w", err)
+	}
+	return rootFS(root), nil
+}
+
+// rootFS is a directory seen as "/": sandbox's path walk resolves every
+// link itself, component by component (an absolute target starts again
+// at "/"), so only its final component is ever looked up unresolved.
+type rootFS string
+
+func (r rootFS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(string(r) + name) }
+func (r rootFS) Stat(name string) (fs.FileInfo, error)  { return os.Stat(string(r) + name) }
+func (r rootFS) Readlink(name string) (string, error)   { return os.Readlink(string(r) + name) }
 
 // NewJudge is the judge of the session in dir, whose worker takes
 // requests with workerToken, given in memory what its launcher made
@@ -75,8 +119,8 @@ func NewJudge(dir, workerToken string, policyTOML []byte, meta contract.Meta) (*
 }
 
 // ServeConn judges and runs the one command a shim sent on c, and
-// answers with its status (or, for our own hook command, with the argv
-// the shim runs itself). It closes c. Every request that arrives with
+// answers with its status (our own hook commands, answered here, with
+// the hook's). It closes c. Every request that arrives with
 // its stdio gets one audit record, a refused one included (#29).
 func (j *Judge) ServeConn(c *net.UnixConn) {
 	defer c.Close()
@@ -116,11 +160,6 @@ func (j *Judge) ServeConn(c *net.UnixConn) {
 		// stderr may still be the agent's.
 		return
 	}
-	var d *worker.DirectError
-	if errors.As(err, &d) {
-		in.Direct(d.Argv)
-		return
-	}
 	status := ExitStatus(err, stderr)
 	if j.Trace != nil && !s.times.Started.IsZero() {
 		s.times.Answered = time.Now()
@@ -148,7 +187,7 @@ func (j *Judge) command(ctx context.Context, in *worker.Incoming, sigs <-chan sy
 		getenv:     os.Getenv,
 		sessionExe: c.Exe, sessionTmp: c.AgentTmp,
 		stdin: in.File(0), stdout: in.File(1), stderrFile: in.File(2), environ: env,
-		signals: sigs, viaJudge: true, ctx: ctx, workerToken: j.token, approvals: j.Approvals, recent: j.Egress,
+		signals: sigs, judge: j, ctx: ctx, workerToken: j.token, approvals: j.Approvals, recent: j.Egress,
 		times: Times{ShimMain: main, Sent: sent}}
 	switch {
 	case in.NumFiles() != 3:

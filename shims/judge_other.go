@@ -10,6 +10,7 @@ import (
 	"net"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
+	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 	"github.com/lite-sandbox/lite-sandbox/shims/approval"
 )
@@ -22,6 +23,19 @@ type Judge struct {
 	Approvals *approval.Broker
 	// Egress is the session proxy's recent decisions (judge_linux.go).
 	Egress *egress.Recent
+	// Spec and View are for the file hooks (judge_linux.go).
+	Spec *sandbox.Spec
+	View *RingView
+}
+
+// fileSpec fails: sessions need Linux.
+func (j *Judge) fileSpec() (sandbox.Spec, error) {
+	return sandbox.Spec{}, errors.New("session judge: sessions are only supported on Linux")
+}
+
+// peerFS fails: sessions need Linux.
+func peerFS(int) (sandbox.FS, error) {
+	return nil, errors.New("session judge: sessions are only supported on Linux")
 }
 
 // NewJudge fails: sessions need Linux.

@@ -69,12 +69,11 @@ type Shim struct {
 	stdin, stdout, stderrFile *os.File
 	environ                   []string
 	extra                     []*os.File
-	// In the session's judge: the signals the shim relays, and that
-	// the command came through the judge (our own hook then runs in the
-	// shim, not here).
-	signals  <-chan syscall.Signal
-	viaJudge bool
-	ctx      context.Context // nil: context.Background
+	// In the session's judge: the signals the shim relays, and the
+	// judge the command came through (nil outside one).
+	signals <-chan syscall.Signal
+	judge   *Judge
+	ctx     context.Context // nil: context.Background
 	// approvals is the session's (in the judge): where an `ask` rule's
 	// question goes; peer the shim that sent the command (its pid, in
 	// the launcher's namespace); how the question ended is in the
@@ -139,7 +138,7 @@ func bash() string {
 // it in the sandbox, starting in the working directory when it lies in
 // the workspace, else in the workspace.
 func (s *Shim) RunArgv(argv []string) error {
-	if len(argv) == 0 || s.session != nil && !s.viaJudge {
+	if len(argv) == 0 || s.session != nil && s.judge == nil {
 		// No command: nothing to record. In a session only its judge
 		// decides, runs and records.
 		return s.runArgv(argv)
@@ -152,7 +151,7 @@ func (s *Shim) runArgv(argv []string) error {
 	if len(argv) == 0 {
 		return &exit.Error{Code: exit.Usage, Err: errors.New("no command given (usage: lite-sandbox run -- CMD [ARGS...])")}
 	}
-	if s.session != nil && !s.viaJudge {
+	if s.session != nil && s.judge == nil {
 		// In a session only its judge decides, runs and records.
 		return &exit.Error{Code: forward.Run(s.session.Dir, []string{"bash", "-c", quoteArgv(argv)}, s.stderr, time.Now())}
 	}

@@ -27,8 +27,8 @@ type verdict struct {
 	command string // as judged
 	result  validator.Result
 	answer  approval.Answer
-	// how is how it ran: sandboxed, unsandboxed, off, direct (our own
-	// hook); "" when it did not run. status is its exit status, -1
+	// how is how it ran: sandboxed, unsandboxed, off; "" when it did
+	// not run. status is its exit status, -1
 	// when it did not run.
 	how    string
 	status int
@@ -43,7 +43,7 @@ type verdict struct {
 
 // replaceError asks conclude to replace the process (run: an execve)
 // once the verdict is written: a command run unsandboxed (mode off, no
-// backend in mode auto) or our own hook outside the judge.
+// backend in mode auto).
 type replaceError struct {
 	run func() error
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
+	"github.com/lite-sandbox/lite-sandbox/internal/bwraptest"
 	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 )
 
@@ -95,12 +96,8 @@ func needBwrap(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("sessions need Linux")
 	}
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
-			t.Fatal("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1) but not found")
-		}
-		t.Skip("bwrap not found")
-	}
+	_, err := exec.LookPath("bwrap")
+	bwraptest.Require(t, err)
 }
 
 // agentBin finds an agent CLI in $LITE_SANDBOX_AGENTS_BIN, then on PATH,

@@ -10,8 +10,8 @@ import (
 )
 
 // envExe names the lite-sandbox binary for the session extension, which
-// runs `<exe> hook pi` (directly, no shell) to judge each path of pi's
-// file tools.
+// runs `'<exe>' hook pi` through the session's shim (the session's judge
+// answers it) to judge each path of pi's file tools.
 const envExe = "LITE_SANDBOX_EXE"
 
 // fileQuery is what the extension sends on stdin: one path of one tool

@@ -10,9 +10,10 @@
 // name back.
 //
 // It also guards pi's file tools (read, write, edit, ls, find, grep) with
-// lite-sandbox's path judge, `<lite-sandbox> hook pi`, run directly (no
-// shell): a refused path blocks the call and the model gets the judge's
-// one-line reason. A throwing tool_call handler blocks too, so any
+// lite-sandbox's path judge, `<lite-sandbox> hook pi` run through the
+// session's shim, so that the session's judge answers it (no
+// lite-sandbox process per call): a refused path blocks the call and the
+// model gets the judge's one-line reason. A throwing tool_call handler blocks too, so any
 // failure of the check fails closed. The agent ring is the boundary;
 // this explains (grep and find spawn rg and fd themselves, so their
 // search path is judged before they start).
@@ -57,10 +58,11 @@ function askFirst(shim: string, exe: string, command: string, cwd: string): { an
 	}
 }
 
-// judge asks lite-sandbox about one path; it returns the refusal's
-// reason, or "" when allowed, and throws when it cannot tell.
-function judge(exe: string, a: string, p: string, cwd: string): string {
-	const out = execFileSync(exe, ["hook", "pi"], {
+// judge asks the session's judge, through the shim, about one path; it
+// returns the refusal's reason, or "" when allowed, and throws when it
+// cannot tell.
+function judge(shim: string, exe: string, a: string, p: string, cwd: string): string {
+	const out = execFileSync(shim, ["-c", shellQuote(exe) + " hook pi"], {
 		input: JSON.stringify({ access: a, path: p.startsWith("@") ? p.slice(1) : p, cwd }),
 		encoding: "utf8",
 		timeout: 15000,
@@ -121,7 +123,7 @@ export default function (pi: ExtensionAPI) {
 		}
 		const cwd = (ctx && ctx.cwd) || process.cwd();
 		for (const p of paths) {
-			const reason = judge(exe, a, p, cwd);
+			const reason = judge(shim, exe, a, p, cwd);
 			if (reason) return { block: true, reason };
 		}
 		return undefined;

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/bwraptest"
 	"github.com/lite-sandbox/lite-sandbox/internal/shellname"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/shims/forward"
@@ -40,8 +41,8 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	_, err := exec.LookPath("bwrap")
 	haveBwrap := err == nil && runtime.GOOS == "linux"
-	if !haveBwrap && os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
-		t.Fatal("bwrap is required (LITE_SANDBOX_REQUIRE_BWRAP=1) but not found")
+	if !haveBwrap && bwraptest.Required() {
+		t.Fatalf("bwrap is required (%s=1) but not found", bwraptest.EnvRequire)
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",

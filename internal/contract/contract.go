@@ -45,9 +45,6 @@ const (
 	ShimPath   = "bin/bash"     // a link to the lite-sandbox binary: the shim
 	PidName    = "pid"          // the owner's pid, for stale-directory cleanup
 	WorkerLog  = "worker.log"   // the worker's stdout and stderr, and restarts
-	// RingViewName lists what the agent ring shows (JSON: {"read":
-	// [paths]}), for the path judge's explanations of refused reads.
-	RingViewName = "ring-view.json"
 	// DirMode is the session directory's mode: private to its owner.
 	DirMode = 0o700
 )

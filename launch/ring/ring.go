@@ -10,7 +10,6 @@
 package ring
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -49,6 +48,10 @@ type Input struct {
 	// ([NewInput]; adapters read their own config files for it); nil
 	// for an agent that names none.
 	State *agents.State
+	// View, when set, is told what the ring shows (sandbox.RingVisible)
+	// once it is prepared: the session's judge explains the agent's
+	// file tools with it (shims.RingView).
+	View func(read []string)
 }
 
 // NewInput is an Input with the adapter's state asked once.
@@ -300,9 +303,8 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 	if err != nil {
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
 	}
-	if err := writeRingView(r.Session, prep.Mounts); err != nil {
-		prep.Done()
-		return nil, nil, err
+	if in.View != nil {
+		in.View(sandbox.RingVisible(prep.Mounts))
 	}
 	done = func(restore func()) {
 		prep.Done()
@@ -320,21 +322,6 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 		finishScratches(stderr, scratches, prep.Mounts, r.Command.Home, keeps, quietNames(in, r.Command.Home))
 	}
 	return prep.Args, done, nil
-}
-
-// writeRingView records what the ring shows, for the path judge of the
-// agent's file hooks (contract.RingViewName).
-func writeRingView(dir string, ms []sandbox.Mount) error {
-	b, err := json.Marshal(struct {
-		Read []string `json:"read"`
-	}{sandbox.RingVisible(ms)})
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, contract.RingViewName), b, 0o600)
-	}
-	if err != nil {
-		return fmt.Errorf("launch: ring view: %w", err)
-	}
-	return nil
 }
 
 // Print is --dry-run's description of the ring.

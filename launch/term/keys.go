@@ -66,17 +66,6 @@ func (p *keyParser) Feed(b []byte) Answer {
 	return NoKey
 }
 
-// Flush ends the input read so far: a lone ESC was the Esc key, a no;
-// an unfinished sequence is dropped.
-func (p *keyParser) Flush() Answer {
-	st := p.st
-	*p = keyParser{}
-	if st == esc {
-		return KeyNo
-	}
-	return NoKey
-}
-
 // C0 and C1 bytes the parser acts on.
 const (
 	bEsc = 0x1b

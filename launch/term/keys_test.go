@@ -9,6 +9,17 @@ import (
 	"testing"
 )
 
+// Flush ends the input read so far: a lone ESC was the Esc key, a no;
+// an unfinished sequence is dropped.
+func (p *keyParser) Flush() Answer {
+	st := p.st
+	*p = keyParser{}
+	if st == esc {
+		return KeyNo
+	}
+	return NoKey
+}
+
 // feedAll feeds in split at the given cut points (reads of the terminal
 // end anywhere) and returns the first answer, flushing at the end.
 func feedAll(in string, cuts ...int) Answer {

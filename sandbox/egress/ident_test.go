@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,37 +202,5 @@ func TestExplainFailed(t *testing.T) {
 		if len(l) != 1 || !strings.Contains(l[0], tc.want) || strings.Contains(l[0], tc.not) {
 			t.Errorf("%+v: %q, want %q without %q", tc.d, l, tc.want, tc.not)
 		}
-	}
-}
-
-// TestReadActivity: the log is read from the end, across the rotated
-// file when the window reaches back into it, and only the command's
-// records come back as its own.
-func TestReadActivity(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, egress.LogName)
-	t0 := time.Now().Add(-time.Hour)
-	rec := func(p string, at time.Time, cmd, host string) {
-		if err := egress.AppendLog(p, egress.Decision{Time: at, Command: cmd, Host: host, Port: 443, Result: egress.ResultRefused}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := range 5000 { // old records, far behind the window
-		rec(path+".1", t0.Add(time.Duration(i)*time.Millisecond), "old", "old.test")
-	}
-	since := time.Now().Add(-time.Minute)
-	rec(path+".1", since.Add(time.Second), "me", "rotated.test")
-	rec(path, since.Add(2*time.Second), "other", "other.test")
-	rec(path, since.Add(3*time.Second), "me", "mine.test")
-	rec(path, since.Add(4*time.Second), "", "anon.test")
-	a := egress.ReadActivity(path, "me", since)
-	if len(a.Own) != 2 || a.Own[0].Host != "rotated.test" || a.Own[1].Host != "mine.test" {
-		t.Errorf("own = %+v, want rotated.test then mine.test", a.Own)
-	}
-	if len(a.Unattributed) != 1 || a.Unattributed[0].Host != "anon.test" {
-		t.Errorf("unattributed = %+v", a.Unattributed)
-	}
-	if a := egress.ReadActivity(path, "old", since); len(a.Own) != 0 {
-		t.Errorf("records before the window came back: %d", len(a.Own))
 	}
 }

@@ -55,27 +55,6 @@ func Marshal(d Decision) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// AppendLog appends d to the log file at path, without rotation (tests,
-// and callers that keep the file small themselves).
-func AppendLog(path string, d Decision) error {
-	b, err := Marshal(d)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("egress log: %w", err)
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("egress log: %w", err)
-	}
-	return nil
-}
-
 // Activity is what one command did through the proxy.
 type Activity struct {
 	// Own are the connections that carried the command's identifier.
@@ -109,36 +88,8 @@ func ActivityOf(ds []Decision, id string, since time.Time) Activity {
 	return a
 }
 
-// clockSlack is how far out of time order two records of the log may
-// be: each is stamped before its (flocked) write, so concurrent
-// connections can land slightly out of order.
-const clockSlack = 2 * time.Second
-
 // readCap bounds how much of the log one explanation reads.
 const readCap = 8 << 20
-
-// ReadActivity returns the Activity of command id since since from the
-// session's log at path (and its rotated file), read from the end: the
-// reader stops at the first record older than since (less clockSlack),
-// so a long session's log costs what the command added, not its size.
-func ReadActivity(path, id string, since time.Time) Activity {
-	var ds []Decision
-	budget := readCap
-	for _, name := range []string{path, path + ".1"} {
-		older, n := readTail(filepath.Clean(name), since.Add(-clockSlack), budget, func(d Decision) {
-			ds = append(ds, d)
-		})
-		budget -= n
-		if older || budget <= 0 {
-			break
-		}
-	}
-	slices.Reverse(ds) // readTail goes newest first
-	a := ActivityOf(ds, id, since)
-	_, err := os.Stat(filepath.Join(filepath.Dir(path), BridgeDownName))
-	a.BridgeDown = err == nil
-	return a
-}
 
 // readTail calls fn for the records of the file at name, newest first,
 // until one is older than stop; it reports whether it met one, and how

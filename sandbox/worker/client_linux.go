@@ -37,9 +37,7 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // The status is meaningful when err is nil or a [*StartError] (then it
 // is 126 or 127). Errors wrap [ErrNoWorker] when nothing listens (the
 // command did not run) and [ErrWorkerDied] when the worker died while the
-// command ran; a [*ProtocolError] means the request was refused; a
-// [*DirectError] (only from a session's judge) asks the caller to run an
-// argv itself.
+// command ran; a [*ProtocolError] means the request was refused.
 func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
 	// Catch the signals before sending, so that one arriving while the
 	// command starts is forwarded rather than killing the caller.
@@ -197,13 +195,6 @@ func (c *Conn) answer(typ byte, p []byte) (status int, err error) {
 	case typ == frameFailed && len(p) >= 4:
 		st := int(binary.BigEndian.Uint32(p))
 		return st, &StartError{Status: st, Msg: string(p[4:])}
-	case typ == frameDirect:
-		d := decoder{b: p}
-		argv := d.strings()
-		if d.err != nil || len(argv) == 0 || len(d.b) != 0 {
-			return -1, &ProtocolError{"malformed direct answer"}
-		}
-		return -1, &DirectError{Argv: argv}
 	case typ == frameError:
 		return -1, &ProtocolError{"worker refused the request: " + string(p)}
 	}

@@ -51,9 +51,6 @@
 //	    a message.
 //	'E' protocol error: a message.
 //	'p' pong.
-//	'D' direct: a uvarint count and the strings of an argv the client
-//	    runs itself, outside the command sandbox; only the session's
-//	    judge sends it, for lite-sandbox's own hook command.
 //
 // The session's judge (package shims, in the launcher) serves the same
 // protocol on judge.sock with [Receive]: the shim sends its own argv
@@ -67,7 +64,7 @@
 // session ends. A connection that ends without 'X' or 'F' means the
 // worker died: [Run] returns [ErrWorkerDied].
 //
-// The worker needs Linux; elsewhere [Serve], [ServeFD], [Run] and [Ping]
+// The worker needs Linux; elsewhere [ServeFD], [Run] and [Ping]
 // return [ErrUnsupported] (TODO(macos): sandbox-exec has no PID
 // namespace, so a session there needs its own teardown).
 package worker

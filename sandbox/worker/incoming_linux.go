@@ -145,9 +145,6 @@ func (in *Incoming) Failed(status int, msg string) error {
 	return in.write(failedFrame(status, msg))
 }
 
-// Direct answers that the client must run argv itself.
-func (in *Incoming) Direct(argv []string) error { return in.write(directFrame(argv)) }
-
 func (in *Incoming) write(b []byte) error {
 	if _, err := in.c.Write(b); err != nil {
 		return fmt.Errorf("sandbox worker: answer: %w", err)

@@ -36,10 +36,6 @@ const (
 	frameFailed = 'F'
 	frameError  = 'E'
 	framePong   = 'p'
-	// frameDirect: run this argv directly, outside the command
-	// sandbox (the session judge's answer for lite-sandbox's own hook
-	// command); a uvarint count and the strings.
-	frameDirect = 'D'
 )
 
 // headerLen is the size of a frame header: type and length.
@@ -92,13 +88,6 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string { return "sandbox worker: " + e.Msg }
-
-// DirectError is a session judge's answer that the caller must run
-// Argv itself, where it runs (lite-sandbox's own hook command, which
-// needs the session directory the command sandbox does not show).
-type DirectError struct{ Argv []string }
-
-func (e *DirectError) Error() string { return fmt.Sprintf("run %q directly", e.Argv) }
 
 // ProtocolError reports a malformed or unexpected message, from either
 // side.
@@ -260,16 +249,6 @@ func exitFrame(status int, forking, reaped int64) []byte {
 func failedFrame(status int, msg string) []byte {
 	b := appendHeader(nil, frameFailed, 4+len(msg))
 	return append(binary.BigEndian.AppendUint32(b, uint32(status)), msg...)
-}
-
-// directFrame returns a 'D' frame.
-func directFrame(argv []string) []byte {
-	b := binary.AppendUvarint(appendHeader(nil, frameDirect, 0), uint64(len(argv)))
-	for _, a := range argv {
-		b = appendString(b, a)
-	}
-	appendHeader(b[:0], frameDirect, len(b)-headerLen)
-	return b
 }
 
 // errorFrame returns an 'E' frame.

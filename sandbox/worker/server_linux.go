@@ -77,14 +77,12 @@ func ServeFD(fd int) error {
 // runs under it (set once, before serving).
 var landlockTmp string
 
-// Serve accepts connections on l and runs one command per connection,
-// each independently, until l is closed (then it returns nil) or fails.
-// Connections from Go's net package are close-on-exec, and so are the
-// descriptors received with them (MSG_CMSG_CLOEXEC), so a command only
-// gets its own stdin, stdout and stderr.
-func Serve(l *net.UnixListener) error { return serve(l, "") }
-
-// serve is Serve; token, when set, is what every request must carry.
+// serve accepts connections on l and runs one command per connection,
+// each independently, until l is closed (then it returns nil) or fails
+// (ServeFD). Connections from Go's net package are close-on-exec, and so
+// are the descriptors received with them (MSG_CMSG_CLOEXEC), so a
+// command only gets its own stdin, stdout and stderr. token, when set,
+// is what every request must carry.
 func serve(l *net.UnixListener, token string) error {
 	var delay time.Duration
 	idle := newIdleTrim(idleTrimAfter)

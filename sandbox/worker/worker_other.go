@@ -7,7 +7,6 @@ package worker
 
 import (
 	"context"
-	"net"
 	"os"
 	"syscall"
 	"time"
@@ -15,9 +14,6 @@ import (
 
 // ServeFD fails with [ErrUnsupported]: the worker needs Linux.
 func ServeFD(fd int) error { return ErrUnsupported }
-
-// Serve fails with [ErrUnsupported]: the worker needs Linux.
-func Serve(l *net.UnixListener) error { return ErrUnsupported }
 
 // Run fails with [ErrUnsupported]: the worker needs Linux.
 func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {

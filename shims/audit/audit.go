@@ -9,11 +9,9 @@
 package audit
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -99,22 +97,6 @@ func Append(dir string, r Record) error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
-}
-
-func decode(r io.Reader) ([]Record, error) {
-	var out []Record
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var rec Record
-		if json.Unmarshal(sc.Bytes(), &rec) == nil {
-			out = append(out, rec)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("audit: %w", err)
-	}
-	return out, nil
 }
 
 // LastSession returns the id of the newest record that belongs to a

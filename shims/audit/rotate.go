@@ -5,8 +5,6 @@ package audit
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -119,30 +117,4 @@ func Files(dir string) []string {
 		out = append(out, base)
 	}
 	return out
-}
-
-// Read returns every record of the log in dir, across the rotated
-// files, oldest first. Lines that do not parse are skipped. The reader
-// takes the writers' lock so that no rotation happens between the files
-// it reads; with no file at all it fails with an error wrapping
-// os.ErrNotExist.
-func Read(dir string) ([]Record, error) {
-	if lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0); err == nil {
-		defer lock.Close()
-		lockExclusive(lock)
-	}
-	files := Files(dir)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("audit: %s: %w", filepath.Join(dir, FileName), os.ErrNotExist)
-	}
-	readers := make([]io.Reader, 0, len(files))
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("audit: %w", err)
-		}
-		defer f.Close()
-		readers = append(readers, f)
-	}
-	return decode(io.MultiReader(readers...))
 }

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,4 +142,48 @@ func TestRotateKeepsAFew(t *testing.T) {
 			t.Fatalf("records out of order: %q before %q", recs[i-1].Command, recs[i].Command)
 		}
 	}
+}
+
+// Read returns every record of the log in dir, across the rotated
+// files, oldest first. Lines that do not parse are skipped. The reader
+// takes the writers' lock so that no rotation happens between the files
+// it reads; with no file at all it fails with an error wrapping
+// os.ErrNotExist.
+func Read(dir string) ([]Record, error) {
+	if lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0); err == nil {
+		defer lock.Close()
+		lockExclusive(lock)
+	}
+	files := Files(dir)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("audit: %s: %w", filepath.Join(dir, FileName), os.ErrNotExist)
+	}
+	readers := make([]io.Reader, 0, len(files))
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		defer f.Close()
+		readers = append(readers, f)
+	}
+	return decode(io.MultiReader(readers...))
+}
+
+// decode reads records, one JSON line each, skipping lines that do not
+// parse.
+func decode(r io.Reader) ([]Record, error) {
+	var out []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var rec Record
+		if json.Unmarshal(sc.Bytes(), &rec) == nil {
+			out = append(out, rec)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("audit: %w", err)
+	}
+	return out, nil
 }

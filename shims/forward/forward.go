@@ -84,43 +84,46 @@ func Session() string {
 // started. Nothing runs when the judge cannot be reached: a shim fails
 // closed.
 func Run(dir string, argv []string, stderr io.Writer, main time.Time) int {
-	fail := func(code int, format string, a ...any) int {
-		esc.Fprintf(stderr, "lite-sandbox: "+format+"\n", a...)
-		return code
+	status, err := Send(dir, argv, main)
+	if err != nil {
+		esc.Fprintf(stderr, "lite-sandbox: %v\n", err)
+		return exit.Sandbox
 	}
+	return status
+}
+
+// Send is [Run] without the printing: the status of the command the
+// judge ran, or an error (then nothing was run, or the judge went away
+// while it ran; it is never run again). `lite-sandbox hook NAME` sends
+// its hook this way and denies the call when the judge cannot answer.
+func Send(dir string, argv []string, main time.Time) (int, error) {
 	if !filepath.IsAbs(dir) {
-		return fail(exit.Sandbox, "session %q: not an absolute path; nothing ran", dir)
+		return 0, fmt.Errorf("session %q: not an absolute path; nothing ran", dir)
 	}
 	dir = filepath.Clean(dir)
 	// The environment is the agent's: a planted directory would choose
 	// the judge the shim trusts.
 	if err := contract.CheckPrivate(dir, true); err != nil {
-		return fail(exit.Sandbox, "session %s: %v; nothing ran", dir, err)
+		return 0, fmt.Errorf("session %s: %w; nothing ran", dir, err)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return fail(exit.Sandbox, "working directory: %v; nothing ran", err)
+		return 0, fmt.Errorf("working directory: %w; nothing ran", err)
 	}
 	env := append(os.Environ(), EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
 	// A blocking socket of its own, not Go's network poller: fewer
 	// threads to start and to end (docs/performance.md, "The session path").
 	status, err := worker.Forward(filepath.Join(dir, contract.JudgeName),
 		worker.Request{Argv: argv, Env: env, Dir: cwd}, os.Stdin, os.Stdout, os.Stderr)
-	var d *worker.DirectError
 	switch {
 	case err == nil:
-		return status
-	case errors.As(err, &d):
-		// Our own hook command, which needs the session directory: it
-		// runs here, in the agent ring, not in the command sandbox.
-		err := syscall.Exec(d.Argv[0], d.Argv, os.Environ())
-		return fail(exit.HookBlock, "run %s: %v", d.Argv[0], err)
+		return status, nil
 	case errors.Is(err, worker.ErrNoWorker):
-		return fail(exit.Sandbox, "the session's judge is not running (has the session ended?); nothing ran: %v", err)
+		return 0, fmt.Errorf("the session's judge is not running (has the session ended?); nothing ran: %w", err)
 	case errors.Is(err, worker.ErrWorkerDied):
-		return fail(exit.Sandbox, "the session's judge went away while the command ran; it was not run again: %v", err)
+		return 0, fmt.Errorf("the session's judge went away while the command ran; it was not run again: %w", err)
 	}
-	return fail(exit.Sandbox, "session judge: %v", err)
+	return 0, fmt.Errorf("session judge: %w", err)
 }
 
 // MainBinary is the lite-sandbox binary beside the running shim binary,
