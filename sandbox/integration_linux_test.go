@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/bwraptest"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 )
@@ -33,12 +34,7 @@ const (
 func requireBwrap(t *testing.T) sandbox.Backend {
 	t.Helper()
 	b, err := sandbox.Detect()
-	if err != nil {
-		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
-			t.Fatalf("LITE_SANDBOX_REQUIRE_BWRAP=1 but bwrap is unusable: %v", err)
-		}
-		t.Skipf("skipping real-sandbox tests (set LITE_SANDBOX_REQUIRE_BWRAP=1 to fail instead): %v", err)
-	}
+	bwraptest.Require(t, err)
 	return b
 }
 

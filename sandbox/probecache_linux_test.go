@@ -9,17 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/bwraptest"
 )
 
 // TestProbeCacheRealBwrap: the real bwrap probes once; the cached
 // outcome is the same backend, and a new boot id is a miss.
 func TestProbeCacheRealBwrap(t *testing.T) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		if os.Getenv("LITE_SANDBOX_REQUIRE_BWRAP") == "1" {
-			t.Fatal("bwrap required")
-		}
-		t.Skip("needs bubblewrap")
-	}
+	_, err := exec.LookPath("bwrap")
+	bwraptest.Require(t, err)
 	run := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", run)
 	t.Setenv(envBwrap, "")
