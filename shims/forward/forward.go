@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -102,9 +103,17 @@ func Run(dir string, argv []string, stderr io.Writer, main time.Time) int {
 	if err != nil {
 		return fail(exit.Sandbox, "working directory: %v; nothing ran", err)
 	}
-	env := append(os.Environ(), EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
-	status, err := worker.Run(context.Background(), filepath.Join(dir, contract.JudgeName),
-		worker.Request{Argv: argv, Env: env, Dir: cwd}, os.Stdin, os.Stdout, os.Stderr)
+	// The broker's descriptor is the ring's, never a command's.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, contract.EnvJudgeFD+"=") })
+	env = append(env, EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
+	req := worker.Request{Argv: argv, Env: env, Dir: cwd}
+	var status int
+	if fd, ferr := strconv.Atoi(os.Getenv(contract.EnvJudgeFD)); ferr == nil && fd > 2 {
+		// The Landlock agent ring: no Unix socket of its own (#28).
+		status, err = worker.RunBroker(context.Background(), fd, req, os.Stdin, os.Stdout, os.Stderr)
+	} else {
+		status, err = worker.Run(context.Background(), filepath.Join(dir, contract.JudgeName), req, os.Stdin, os.Stdout, os.Stderr)
+	}
 	var d *worker.DirectError
 	switch {
 	case err == nil:
