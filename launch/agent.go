@@ -117,7 +117,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	// The agent ring needs the session (its shells are the shim, which
 	// needs the worker) and the backend.
 	info.Ring = ringSupported && st.Sandboxed()
-	printStartLine(o.Stderr, o.Agent, info.Ring, st.Sandboxed())
+	printStartLine(o.Stderr, o.Agent, info.Ring, st.Sandboxed(), st.Backend.Name == sandbox.BackendLandlock)
 
 	plan, err := o.Agent.Prepare(info)
 	if err != nil {

@@ -104,10 +104,14 @@ func TestLandlockRing(t *testing.T) {
 
 		out, errs, code := e.container("launch", "--sandbox", "on", "exec", "--", "/usr/bin/python3", "ring.py", e.home, outside, fmt.Sprint(port))
 		if code != 0 || !strings.Contains(errs, "landlock backend (ABI ") || !strings.Contains(errs, "agent ring: landlock") ||
-			!strings.Contains(errs, "the program itself runs in the agent ring") {
+			!strings.Contains(errs, "the program itself runs in the Landlock agent ring") {
 			t.Fatalf("container launch exec: exit %d, no landlock ring:\n%s%s", code, out, errs)
 		}
 		t.Logf("ring:\n%s%s", out, errs)
+		dout, derrs, dcode := e.container("doctor")
+		if dcode != 0 || !strings.Contains(dout, "agent ring: the agent and all it starts confined by Landlock rules") {
+			t.Errorf("container doctor: exit %d, no Landlock ring line:\n%s%s", dcode, dout, derrs)
+		}
 		for _, bad := range []string{"LEAK-", "WROTE-", "RAN-", "READ-", canaryText, "CODEX-CANARY"} {
 			if strings.Contains(out, bad) {
 				t.Errorf("ring: %q: the ring let it through\n%s%s", bad, out, errs)

@@ -141,7 +141,7 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		Read:    []string{info.Exe, shim},
 		// Other sessions' sockets and policies, wherever a grant shows
 		// them.
-		Hide:  []string{filepath.Dir(info.Dir)},
+		Hide:       []string{filepath.Dir(info.Dir)},
 		Shims:      append(sandbox.HostShells(), sandbox.HostGits(filepath.SplitList(info.Getenv("PATH")))...),
 		ConnectTCP: in.ConnectTCP,
 	}
