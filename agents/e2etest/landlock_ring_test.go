@@ -22,9 +22,11 @@ import (
 // one word per check: a refusal (its errno) or a LEAK-/WROTE-/RAN- word
 // when the ring let it through; and, as positive controls, that it
 // reads and writes the workspace, reaches its proxy's port, and that its
-// shell ($SHELL, the shim, through the judge's broker at descriptor 3)
-// runs a command in the command sandbox, where the validator refuses a
-// literal ~/.ssh read (77) and allows a workspace write.
+// shell ($SHELL, the shim, through the judge's broker at descriptor 3,
+// or without it, as Python's subprocess closes it, through a copy from
+// the program) runs a command in the command sandbox, where the
+// validator refuses a literal ~/.ssh read (77) and allows a workspace
+// write.
 const landlockRingProbe = `import os, socket, subprocess, sys
 home, outside, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def attempt(word, fn):
@@ -49,7 +51,7 @@ socket.create_connection(("127.0.0.1", p), timeout=10).close(); print("proxy-ok"
 sh = os.environ["SHELL"]
 r = subprocess.run([sh, "-c", "echo via-shim > out/shim.txt"], pass_fds=(3,))
 print("shim-status", r.returncode)
-r = subprocess.run([sh, "-c", "cat ~/.ssh/canary"], pass_fds=(3,), capture_output=True)
+r = subprocess.run([sh, "-c", "cat ~/.ssh/canary"], capture_output=True)
 print("shim-denied", r.returncode)
 `
 
@@ -135,5 +137,36 @@ func TestLandlockRing(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(e.ws, "out", "ring.txt")); err != nil || string(b) != "ring\n" {
 			t.Errorf("ring: the program's workspace write: %q, %v", b, err)
 		}
+	})
+}
+
+// TestLandlockClaudeRing (#28): Claude Code, the pinned CLI against the
+// mock model, completes a turn in the Landlock agent ring of the
+// simulated container, as root and as nobody: its Bash command goes
+// through its shell (the shim) to the command sandbox (a workspace
+// write lands, the ~/.ssh canary is unreadable, the API key is absent)
+// and its answer comes back through the agent's proxy.
+func TestLandlockClaudeRing(t *testing.T) {
+	t.Parallel()
+	if confine.Probe().LandlockABI < 4 {
+		t.Skip("needs Landlock TCP rules (ABI 4)")
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("needs setpriv")
+	}
+	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
+	mk := func(t *testing.T) *env {
+		e := newEnv(t, bin, "")
+		e.setCommand(allowedCommand(e, "ANTHROPIC_API_KEY"))
+		return e
+	}
+	asUsers(t, mk, "claude", func(t *testing.T, e *env) {
+		e.vars = append(e.vars, claudeEnv(e)...)
+		out, errs, code := e.container("launch", "--sandbox", "on", "claude", "--",
+			"-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
+		if code != 0 || !strings.Contains(errs, "agent ring: landlock") {
+			t.Fatalf("claude in the Landlock ring: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		}
+		e.checkAllowed(e.result(out, errs), out, errs)
 	})
 }

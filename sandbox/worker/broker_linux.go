@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/procstat"
 )
 
 // DialBroker asks the broker at descriptor fd (one end of a
@@ -20,7 +22,20 @@ import (
 // host, connects to judge.sock for it and passes the connection over
 // (SCM_RIGHTS). Replies are interchangeable, so processes that share the
 // descriptor may take one another's: each request gets one.
+//
+// A program that closes inherited descriptors before it starts a shell
+// (Claude Code's native build, Python's subprocess) leaves the shim
+// without it: the shim then takes a copy from the nearest ancestor that
+// still holds it ([ancestorBroker]).
 func DialBroker(fd int) (*net.UnixConn, error) {
+	if !isBroker(fd) {
+		got, err := ancestorBroker(fd)
+		if err != nil {
+			return nil, err
+		}
+		defer unix.Close(got)
+		fd = got
+	}
 	if _, err := unix.Write(fd, []byte{'c'}); err != nil {
 		return nil, fmt.Errorf("%w (the judge's broker, descriptor %d: %v)", ErrNoWorker, fd, err)
 	}
@@ -53,4 +68,40 @@ func DialBroker(fd int) (*net.UnixConn, error) {
 		return nil, fmt.Errorf("%w (the judge's broker sent no Unix connection)", ErrNoWorker)
 	}
 	return uc, nil
+}
+
+// isBroker says whether fd is a SOCK_SEQPACKET socket (the broker's end).
+func isBroker(fd int) bool {
+	t, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TYPE)
+	return err == nil && t == unix.SOCK_SEQPACKET
+}
+
+// brokerAncestors bounds the walk up the process tree.
+const brokerAncestors = 32
+
+// ancestorBroker copies descriptor fd of the nearest ancestor where it
+// is the broker (pidfd_getfd: the ancestors are in the same Landlock
+// domain, so Landlock lets it; a Yama ptrace_scope of 1 or more refuses
+// it, and the shim then fails closed). A ring process could put another
+// socket there: whatever answers it is the ring's own, so the shim's
+// command would run no further out than the ring.
+func ancestorBroker(fd int) (int, error) {
+	pid := os.Getppid()
+	for range brokerAncestors {
+		if pid <= 1 {
+			break
+		}
+		if pfd, err := unix.PidfdOpen(pid, 0); err == nil {
+			got, gerr := unix.PidfdGetfd(pfd, fd, 0)
+			unix.Close(pfd)
+			if gerr == nil {
+				if isBroker(got) {
+					return got, nil
+				}
+				unix.Close(got)
+			}
+		}
+		pid = procstat.Parent(pid)
+	}
+	return -1, fmt.Errorf("%w (the judge's broker: descriptor %d is not open here nor in an ancestor this process may read)", ErrNoWorker, fd)
 }
