@@ -42,12 +42,7 @@ func prepareRingLandlock(r RingSpec, argv []string) (*Prepared, error) {
 		return nil, &SetupError{Op: "ring layout", Err: err}
 	}
 	mounts = unprotectWorkspace(r.Command, mounts)
-	ll := landlockPolicy(mounts, r.Tmp, NetworkOff)
-	ll.RO = append(ll.RO, keptFiles(r)...)
-	ll.RW = append(ll.RW, r.Tmp)
-	ll.Tmpdir = r.Tmp
-	ll.Net = true
-	ll.ConnectTCP = slices.Clone(r.ConnectTCP)
+	ll := ringLandlockPolicy(r, mounts)
 	args := append([]string{r.Exe, confine.Command}, ll.Args()...)
 	args = append(append(args, "--"), argv...)
 	p := &Prepared{Path: r.Exe, Args: args, Mounts: mounts}
@@ -55,6 +50,20 @@ func prepareRingLandlock(r RingSpec, argv []string) (*Prepared, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// ringLandlockPolicy turns the ring's mounts (after
+// [unprotectWorkspace]) into its Landlock policy: [landlockPolicy]'s
+// grants, the kept data files read-only, the session's tmp as TMPDIR,
+// and TCP connect to r.ConnectTCP only.
+func ringLandlockPolicy(r RingSpec, mounts []Mount) confine.Landlock {
+	ll := landlockPolicy(mounts, r.Tmp, NetworkOff)
+	ll.RO = append(ll.RO, keptFiles(r)...)
+	ll.RW = append(ll.RW, r.Tmp)
+	ll.Tmpdir = r.Tmp
+	ll.Net = true
+	ll.ConnectTCP = slices.Clone(r.ConnectTCP)
+	return ll
 }
 
 // keptFiles are the state layers' entries that bwrap's ring shows as
