@@ -117,8 +117,8 @@ func RunAgent(ctx context.Context, o AgentOptions) (int, error) {
 	info.Shim = contract.Shim(info.Dir)
 	// The agent ring needs the session (its shells are the shim, which
 	// needs the worker) and the backend.
-	info.Ring = ringSupported && st.Sandboxed() && st.Backend.Name != sandbox.BackendLandlock
-	printStartLine(o.Stderr, o.Agent, info.Ring, st.Sandboxed())
+	info.Ring = ringSupported && st.Sandboxed()
+	printStartLine(o.Stderr, o.Agent, info.Ring, st.Sandboxed(), st.Backend.Name == sandbox.BackendLandlock)
 
 	plan, err := o.Agent.Prepare(info)
 	if err != nil {
@@ -206,11 +206,12 @@ func dryRun(o AgentOptions, info agents.Session, ls launchSpec) (int, error) {
 	info.Shim = contract.Shim(info.Dir)
 	info.TmpDir = filepath.Join(os.TempDir(), "lite-sandbox-agent-DRYRUN")
 	info.Ring = ringSupported && o.Mode != policy.ModeOff
+	landlock := false
 	if b, err := sandbox.Probe(); err == nil && o.Mode != policy.ModeOff {
 		if l := sandbox.LandlockLine(b); l != "" {
 			// The backend this launch would use, and what it lacks (#28).
-			fmt.Fprintf(o.Stdout, "sandbox: %s; no agent ring (the ring needs bwrap)\n", l)
-			info.Ring = false
+			fmt.Fprintf(o.Stdout, "sandbox: %s; agent ring: %s\n", l, ring.LandlockLacks)
+			landlock = true
 		}
 	}
 	plan, err := o.Agent.Prepare(info)
@@ -228,7 +229,9 @@ func dryRun(o AgentOptions, info agents.Session, ls launchSpec) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return 0, ring.Print(o.Stdout, ring.NewInput(o.Agent, info, o.Policy, spec, plan.Argv[0], nil))
+	in := ring.NewInput(o.Agent, info, o.Policy, spec, plan.Argv[0], nil)
+	in.Landlock = landlock
+	return 0, ring.Print(o.Stdout, in)
 }
 
 // shimOnlyDir is the directory of a launch without a worker: only the
@@ -273,7 +276,7 @@ func warnState(w io.Writer, st sandbox.Status) {
 		fmt.Fprintf(w, "lite-sandbox: WARNING: sandbox degraded: %s\n", st.Reason)
 	}
 	if l := sandbox.LandlockLine(st.Backend); l != "" {
-		fmt.Fprintf(w, "lite-sandbox: %s; the agent runs without its ring (the ring needs bwrap)\n", l)
+		fmt.Fprintf(w, "lite-sandbox: %s; agent ring: %s\n", l, ring.LandlockLacks)
 	}
 }
 

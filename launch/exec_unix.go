@@ -60,6 +60,7 @@ func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 		return exit.NotFound, fmt.Errorf("launch exec: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	cmd.ExtraFiles = term.Files(ctx)
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	tty := foregroundTTY(stdin)
 	switch {

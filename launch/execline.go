@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 )
 
 // Confinement is what is in force for a program under `launch exec`.
@@ -18,6 +19,9 @@ type Confinement struct {
 	Ring bool
 	// Sandboxed: the session has a sandbox for the commands.
 	Sandboxed bool
+	// Landlock: the ring is the Landlock backend's (#28): no shell is
+	// bound to the shim; the real ones cannot run.
+	Landlock bool
 }
 
 // execLine is the one line `launch exec` prints at start, and the one
@@ -25,7 +29,9 @@ type Confinement struct {
 // [ExecHelp]): what runs in the sandbox and what does not.
 func execLine(c Confinement) string {
 	var prog string
-	if c.Ring {
+	if c.Ring && c.Landlock {
+		prog = "the program itself runs in the Landlock agent ring (it sees the system, the workspace and what agent.read grants, writes only the workspace, and reaches TCP only through its own proxy), where the host's shells and git cannot run; the commands it runs through $SHELL (the shim) go through the shim"
+	} else if c.Ring {
 		prog = "the program itself runs in the agent ring (it sees the system, the workspace and what agent.read grants, writes only the workspace, and reaches only the hosts of agent.allow_domains and agent.host_ports, through its own proxy), where every shell (sh, bash, ...) and git is the shim; the commands it runs through a shell go through the shim"
 	} else {
 		prog = "the program itself runs on the host with your rights, and a shell you type into there is the host's (it sees your real home); only the commands it runs through $SHELL go through the shim"
@@ -45,11 +51,11 @@ func ExecHelp() string {
 
 // printStartLine prints execLine for `launch exec` (the program adapter),
 // from what RunAgent put in force.
-func printStartLine(w io.Writer, a agents.Agent, ring, sandboxed bool) {
+func printStartLine(w io.Writer, a agents.Agent, ring, sandboxed, landlock bool) {
 	if _, ok := a.(program); !ok {
 		return
 	}
-	fmt.Fprintf(w, "lite-sandbox: %s.\n", execLine(Confinement{Ring: ring, Sandboxed: sandboxed}))
+	fmt.Fprintf(w, "lite-sandbox: %s.\n", execLine(Confinement{Ring: ring, Sandboxed: sandboxed, Landlock: landlock}))
 }
 
 // RingLines are doctor's lines on the agent ring: what it covers here
@@ -71,4 +77,10 @@ func RingLines(scoped bool, sandboxed bool) []string {
 		"agent ring: network (in every sandbox.network mode): loopback only; out only through the agent's own proxy, to its provider hosts and agent.allow_domains (separate from the commands' list), agent.host_ports forwarded from the host's loopback; no host service, LAN, metadata address or DNS",
 		"agent ring: host Unix sockets, SSH_AUTH_SOCK, TMUX, DBUS_SESSION_BUS_ADDRESS and the display are absent (grant with agent.read / agent.env)",
 	}
+}
+
+// LandlockRingLine is doctor's line on the agent ring under the
+// Landlock backend (#28; docs/ring.md "The Landlock ring").
+func LandlockRingLine() string {
+	return "the agent and all it starts confined by Landlock rules (the ring's allow-lists: system, /etc allow-list, workspace, its own state), seccomp and Landlock scopes; " + ring.LandlockLacks
 }

@@ -5,13 +5,18 @@ package launch
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
+	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
 )
 
 // ringSupported says whether this platform starts the agent in a ring.
@@ -62,19 +67,31 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 		return -1, err
 	}
 	n := ring.AgentNet(in)
-	sock, stopNet, err := n.Serve(info.Dir, upstream, func(err error) {
+	warn := func(err error) {
 		esc.Fprintf(o.Stderr, "lite-sandbox: warning: the agent's egress log: %v\n", err)
-	})
-	if err != nil {
-		return -1, err
 	}
-	defer stopNet()
+	var agentEnv []string
+	if b.Name == sandbox.BackendLandlock {
+		var stop func()
+		agentEnv, stop, err = landlockRing(&ctx, &in, n, info.Dir, upstream, warn, ring.Env(in, env))
+		if err != nil {
+			return -1, err
+		}
+		defer stop()
+	} else {
+		sock, stopNet, err := n.Serve(info.Dir, upstream, warn)
+		if err != nil {
+			return -1, err
+		}
+		defer stopNet()
+		agentEnv = n.Env(ring.Env(in, env), sock)
+	}
 	argv, done, err := ring.Prepare(b, in, plan.Argv, o.Stderr)
 	if err != nil {
 		return -1, err
 	}
 	t0 := time.Now()
-	status, err := Start(withRing(ctx), n.Env(ring.Env(in, env), sock), argv, o.Stdin, o.Stdout, o.Stderr)
+	status, err := Start(withRing(ctx), agentEnv, argv, o.Stdin, o.Stdout, o.Stderr)
 	done(restore)
 	// After the agent's screen is gone: what its proxy refused (#27).
 	if l := ring.ClosingLine(info.Dir, t0); l != "" {
@@ -91,4 +108,26 @@ func getenvIn(env []string, k string) string {
 		}
 	}
 	return ""
+}
+
+// landlockRing sets up what the Landlock ring has instead of a network
+// namespace and a Unix socket (#28): the agent's proxy on a port of the
+// host's loopback (the ring's one TCP grant with agent.host_ports) and
+// the judge's broker at descriptor 3 (contract.EnvJudgeFD), which ctx
+// now carries to the start. It returns the agent's environment and what
+// stops both.
+func landlockRing(ctx *context.Context, in *ring.Input, n ring.Net, dir string, upstream *egress.Upstream, warn func(error), env []string) ([]string, func(), error) {
+	port, stopNet, err := n.ServeTCP(dir, upstream, warn)
+	if err != nil {
+		return nil, nil, err
+	}
+	broker, stopBroker, err := judgeBroker(filepath.Join(dir, contract.JudgeName))
+	if err != nil {
+		stopNet()
+		return nil, nil, err
+	}
+	in.ConnectTCP = n.PortsTCP(port)
+	*ctx = term.WithFiles(*ctx, []*os.File{broker})
+	env = append(n.EnvTCP(env, port), contract.EnvJudgeFD+"=3")
+	return env, func() { broker.Close(); stopBroker(); stopNet() }, nil
 }

@@ -73,6 +73,10 @@ type RingSpec struct {
 	// there but what the other fields bind onto it. Without it the home
 	// is an empty tmpfs.
 	HomeScratch string
+	// ConnectTCP are the TCP ports the ring may connect to under the
+	// Landlock backend (the agent's proxy on the host's loopback,
+	// agent.host_ports); bwrap's ring has a network namespace instead.
+	ConnectTCP []uint16
 }
 
 // Layer is one state directory shown through a scratch directory.

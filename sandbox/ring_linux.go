@@ -22,6 +22,9 @@ import (
 // the workspace removes the placeholders: the ring and the session's
 // worker protect the same paths.
 func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
+	if b.Name == BackendLandlock {
+		return prepareRingLandlock(r, argv)
+	}
 	if b.Path == "" {
 		return nil, &SetupError{Op: "backend", Err: errors.New("no bwrap path (call Detect first)")}
 	}

@@ -153,7 +153,7 @@ func TestContainerRecipe(t *testing.T) {
 		for _, want := range []string{"backend: landlock backend (ABI ", "lacks no private /tmp", "ABI<",
 			"container: in a container (", "without user namespaces (clone(CLONE_NEWUSER): ", "docs/container.md",
 			"network: open (landlock backend", "sandbox: active (landlock ABI ", // doctor
-			"sandbox: landlock backend (ABI ", "no agent ring (the ring needs bwrap)"} { // the plan
+			"sandbox: landlock backend (ABI ", "agent ring: landlock (no namespace)", "ring (landlock: no namespace"} { // the plan
 			if !strings.Contains(all, want) {
 				t.Errorf("recipe --dry-run claude: no %q:\n%s", want, all)
 			}

@@ -85,7 +85,7 @@ func (c *DoctorCmd) Run(g *Globals, io stdio) error {
 	}
 	esc.Fprintf(w, "sandbox: %s\n", st)
 	if b.Name == sandbox.BackendLandlock {
-		esc.Fprintf(w, "agent ring: none with the landlock backend (the agent runs on the host; its shell commands are sandboxed)\n")
+		esc.Fprintf(w, "agent ring: %s\n", launch.LandlockRingLine())
 		return nil
 	}
 	for _, l := range launch.RingLines(confine.Probe().Scoped, st.Sandboxed()) {

@@ -34,6 +34,11 @@ const (
 	EnvConfig = "LITE_SANDBOX_CONFIG"
 	// EnvNoAudit, set to 1, turns the audit log off (for benchmarks).
 	EnvNoAudit = "LITE_SANDBOX_NO_AUDIT"
+	// EnvJudgeFD names the descriptor of the judge's broker in the
+	// Landlock agent ring (#28), where no Unix socket may be made: the
+	// shim asks it for a connection to the session's judge instead of
+	// connecting to judge.sock (sandbox/worker DialBroker).
+	EnvJudgeFD = "LITE_SANDBOX_JUDGE_FD"
 )
 
 // Names inside a session directory.

@@ -160,18 +160,27 @@ func providerAddrs(host string, dry bool) []netip.Addr {
 // session's ring-egress.jsonl. It returns the socket and a stop
 // function.
 func (n Net) Serve(dir string, upstream *egress.Upstream, warn func(error)) (string, func(), error) {
-	rules, err := egress.Compile(n.Rules)
-	if err != nil {
-		return "", nil, fmt.Errorf("launch: ring network: %w", err)
-	}
-	px := egress.New(rules)
-	px.Upstream = upstream
-	px.LocalDirect = true
 	sock := filepath.Join(dir, AgentSocketName)
 	l, err := egress.Listen(sock)
 	if err != nil {
 		return "", nil, fmt.Errorf("launch: ring network: %w", err)
 	}
+	if err := n.serveOn(l, dir, upstream, warn); err != nil {
+		l.Close()
+		return "", nil, err
+	}
+	return sock, func() { l.Close(); os.Remove(sock) }, nil
+}
+
+// serveOn serves the agent's proxy on l (see [Net.Serve]).
+func (n Net) serveOn(l net.Listener, dir string, upstream *egress.Upstream, warn func(error)) error {
+	rules, err := egress.Compile(n.Rules)
+	if err != nil {
+		return fmt.Errorf("launch: ring network: %w", err)
+	}
+	px := egress.New(rules)
+	px.Upstream = upstream
+	px.LocalDirect = true
 	logPath := filepath.Join(dir, AgentLogName)
 	var once sync.Once
 	px.Record = func(d egress.Decision) {
@@ -182,7 +191,7 @@ func (n Net) Serve(dir string, upstream *egress.Upstream, warn func(error)) (str
 		}
 	}
 	go px.Serve(l)
-	return sock, func() { l.Close(); os.Remove(sock) }, nil
+	return nil
 }
 
 // Env is what the agent's environment becomes on n: the proxy

@@ -52,6 +52,11 @@ type Input struct {
 	// once it is prepared: the session's judge explains the agent's
 	// file tools with it (shims.RingView).
 	View func(read []string)
+	// ConnectTCP are the ports the Landlock ring may connect to (its
+	// proxy's, agent.host_ports: [Net.PortsTCP]); bwrap's ring ignores it.
+	ConnectTCP []uint16
+	// Landlock says the ring is the Landlock backend's (for the dry run).
+	Landlock bool
 }
 
 // NewInput is an Input with the adapter's state asked once.
@@ -139,8 +144,9 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		Read:    []string{info.Exe, shim},
 		// Other sessions' sockets and policies, wherever a grant shows
 		// them.
-		Hide:  []string{filepath.Dir(info.Dir)},
-		Shims: append(sandbox.HostShells(), sandbox.HostGits(filepath.SplitList(info.Getenv("PATH")))...),
+		Hide:       []string{filepath.Dir(info.Dir)},
+		Shims:      append(sandbox.HostShells(), sandbox.HostGits(filepath.SplitList(info.Getenv("PATH")))...),
+		ConnectTCP: in.ConnectTCP,
 	}
 	r.Read = append(r.Read, installRoots(in.Argv0, info.Getenv)...)
 	if err := gitIdentity(&r, in); err != nil {
@@ -282,8 +288,14 @@ func Prepare(b sandbox.Backend, in Input, argv []string, stderr io.Writer) (wrap
 	if err := os.Mkdir(r.Tmp, 0o700); err != nil && !os.IsExist(err) {
 		return nil, nil, fmt.Errorf("launch: ring: %w", err)
 	}
-	scratches := ringScratches(r)
-	keeps := ringKept(in, r)
+	var scratches []scratch
+	var keeps map[string]kept
+	if b.Name != sandbox.BackendLandlock {
+		// The Landlock ring has no mounts: nothing lands in a scratch
+		// (docs/ring.md "The Landlock ring").
+		scratches = ringScratches(r)
+		keeps = ringKept(in, r)
+	}
 	for _, sc := range scratches {
 		if err := makeScratch(sc.dir, sc.real); err != nil {
 			return nil, nil, err
@@ -341,12 +353,21 @@ func Print(w io.Writer, in Input) error {
 	if err != nil {
 		return fmt.Errorf("dry run: %w", err)
 	}
-	fmt.Fprintf(&b, "ring (bubblewrap: own PID, IPC and network namespaces, fresh /proc and /dev, no_new_privs, seccomp, Landlock scopes; nothing of the host but these mounts):\n")
-	fmt.Fprintf(&b, "  %s\n", AgentNet(in).Line())
+	if in.Landlock {
+		fmt.Fprintf(&b, "ring (landlock: no namespace; no_new_privs, seccomp (no Unix sockets below ABI 9: the judge through its broker), Landlock rules and scopes; these mounts' own-path binds become grants, everything shown elsewhere than its source (scratch home, state layers, ~/.gitconfig, the shells and gits) is absent; the host's /proc, no private /tmp: TMPDIR is the session's tmp):\n")
+		fmt.Fprintf(&b, "  %s\n", AgentNet(in).LineLandlock())
+	} else {
+		fmt.Fprintf(&b, "ring (bubblewrap: own PID, IPC and network namespaces, fresh /proc and /dev, no_new_privs, seccomp, Landlock scopes; nothing of the host but these mounts):\n")
+		fmt.Fprintf(&b, "  %s\n", AgentNet(in).Line())
+	}
 	for _, m := range ms {
 		fmt.Fprintf(&b, "  %s\n", m)
 	}
-	fmt.Fprintf(&b, "shimmed shells and git (bound to %s):\n", r.Exe)
+	shimmed := "shimmed shells and git (bound to " + r.Exe + ")"
+	if in.Landlock {
+		shimmed = "shells and git neither readable nor executable in the ring (route shells by the agent's configuration to " + r.Exe + ")"
+	}
+	fmt.Fprintf(&b, "%s:\n", shimmed)
 	for _, s := range r.Shims {
 		fmt.Fprintf(&b, "  %s\n", s)
 	}

@@ -64,6 +64,7 @@ func Run(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer
 		size = nil // start with the pty's default size
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	cmd.ExtraFiles = Files(ctx)
 	if ring {
 		DieWithParent(cmd.SysProcAttr)
 	}

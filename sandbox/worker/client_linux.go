@@ -39,12 +39,23 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // command did not run) and [ErrWorkerDied] when the worker died while the
 // command ran; a [*ProtocolError] means the request was refused.
 func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	return runWith(ctx, func(ctx context.Context) (*net.UnixConn, error) { return dial(ctx, socketPath) }, req, stdin, stdout, stderr)
+}
+
+// RunBroker is [Run] for a session's judge reached through the broker
+// descriptor fd ([DialBroker]: the Landlock agent ring, which may not
+// make a Unix socket).
+func RunBroker(ctx context.Context, fd int, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	return runWith(ctx, func(context.Context) (*net.UnixConn, error) { return DialBroker(fd) }, req, stdin, stdout, stderr)
+}
+
+func runWith(ctx context.Context, dialer func(context.Context) (*net.UnixConn, error), req Request, stdin, stdout, stderr *os.File) (status int, err error) {
 	// Catch the signals before sending, so that one arriving while the
 	// command starts is forwarded rather than killing the caller.
 	sigc := make(chan os.Signal, 4)
 	signal.Notify(sigc, forwarded...)
 	defer signal.Stop(sigc)
-	c, err := Start(ctx, socketPath, req, stdin, stdout, stderr)
+	c, err := startWith(ctx, dialer, req, stdin, stdout, stderr)
 	if err != nil {
 		return -1, err
 	}
@@ -83,6 +94,10 @@ type Conn struct {
 // command's only caller; the session's judge relays those its shim
 // sends instead.
 func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, stderr *os.File) (*Conn, error) {
+	return startWith(ctx, func(ctx context.Context) (*net.UnixConn, error) { return dial(ctx, socketPath) }, req, stdin, stdout, stderr)
+}
+
+func startWith(ctx context.Context, dialer func(context.Context) (*net.UnixConn, error), req Request, stdin, stdout, stderr *os.File) (*Conn, error) {
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return nil, errors.New("sandbox worker: no program to run")
 	}
@@ -98,7 +113,7 @@ func Start(ctx context.Context, socketPath string, req Request, stdin, stdout, s
 		return nil, err
 	}
 	defer closeNull()
-	c, err := dial(ctx, socketPath)
+	c, err := dialer(ctx)
 	if err != nil {
 		return nil, err
 	}

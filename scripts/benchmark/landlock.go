@@ -52,7 +52,7 @@ func (b *bench) landlockBench(runtimeRoot string) error {
 	for _, s := range setups {
 		row(s, bare)
 	}
-	return nil
+	return b.launchBackends()
 }
 
 // onlyLandlock is `-only landlock`: the backends' rows alone, with the

@@ -13,11 +13,13 @@
 package forward
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -110,11 +112,19 @@ func Send(dir string, argv []string, main time.Time) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("working directory: %w; nothing ran", err)
 	}
-	env := append(os.Environ(), EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
-	// A blocking socket of its own, not Go's network poller: fewer
-	// threads to start and to end (docs/performance.md, "The session path").
-	status, err := worker.Forward(filepath.Join(dir, contract.JudgeName),
-		worker.Request{Argv: argv, Env: env, Dir: cwd}, os.Stdin, os.Stdout, os.Stderr)
+	// The broker's descriptor is the ring's, never a command's.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, contract.EnvJudgeFD+"=") })
+	env = append(env, EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
+	req := worker.Request{Argv: argv, Env: env, Dir: cwd}
+	var status int
+	if fd, ferr := strconv.Atoi(os.Getenv(contract.EnvJudgeFD)); ferr == nil && fd > 2 {
+		// The Landlock agent ring: no Unix socket of its own (#28).
+		status, err = worker.RunBroker(context.Background(), fd, req, os.Stdin, os.Stdout, os.Stderr)
+	} else {
+		// A blocking socket of its own, not Go's network poller: fewer
+		// threads to start and to end (docs/performance.md, "The session path").
+		status, err = worker.Forward(filepath.Join(dir, contract.JudgeName), req, os.Stdin, os.Stdout, os.Stderr)
+	}
 	switch {
 	case err == nil:
 		return status, nil
