@@ -12,5 +12,6 @@ import "github.com/lite-sandbox/lite-sandbox/agents"
 var (
 	_ agents.Agent      = Agent{}
 	_ agents.Resumer    = Agent{}
+	_ agents.Unwrapper  = Agent{}
 	_ agents.StateOwner = Agent{}
 )

@@ -1,0 +1,111 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
+)
+
+const geminiInstall = "npm install -g @google/gemini-cli@0.61.0"
+
+// geminiSetup is the user's Gemini login against the mock model: an API
+// key (security.auth.selectedType in the user's settings, which
+// GOOGLE_GEMINI_BASE_URL alone does not select) and the workspace
+// trusted (an untrusted folder drops --yolo, and with it the tools of a
+// headless run). The launcher's GOOGLE_GEMINI_BASE_URL is the ring's
+// provider.
+func geminiSetup(e *env) []string {
+	e.write("~/.gemini/settings.json", geminiSettings)
+	e.write("~/.gemini/trustedFolders.json", fmt.Sprintf(`{%q:"TRUST_FOLDER"}`, e.ws))
+	return []string{"GEMINI_API_KEY=" + secretKey, "GOOGLE_GEMINI_BASE_URL=" + e.mock.URL}
+}
+
+// geminiEnv is a ring env (home and workspace outside /tmp, which the
+// ring hides) with the real Gemini CLI.
+func geminiEnv(t *testing.T) *env {
+	e := keepEnvWith(t, agentBin(t, "gemini", geminiInstall))
+	e.canary = filepath.Join(e.home, ".ssh", "canary")
+	e.write("~/.ssh/canary", canaryText+"\n")
+	return e
+}
+
+const (
+	geminiSettings = `{"security":{"auth":{"selectedType":"gemini-api-key"}},"ui":{"theme":"Default"}}`
+	peekScript     = "d=.ssh; cat \"$HOME/$d/canary\" 2>&1 || echo script-canary=unreadable\necho script-ran\n"
+)
+
+// TestGemini (#30): `launch gemini` with the real CLI against the
+// scripted model, in the agent ring, as root and as nobody. Its shell
+// tool's commands go through the shim: an allowed one runs in the
+// session's sandbox (it writes the workspace, cannot read the ~/.ssh
+// canary nor see the API key), a workspace script the validator cannot
+// read into cannot read the canary either, a refused one is explained in
+// the next request and nothing of it runs. Its file tools (the whole
+// home included with --include-directories, so that Gemini's own
+// workspace check lets them through) are held by the ring: reading the
+// canary, writing the home and its own settings fail, while reading and
+// writing the workspace work (the positive controls).
+func TestGemini(t *testing.T) {
+	asUsers(t, geminiEnv, "gemini", func(t *testing.T, e *env) {
+		e.write("peek.sh", peekScript)
+		e.write("src.txt", "WORKSPACE-TEXT\n")
+		read := func(p string) mockmodel.Turn {
+			return mockmodel.Turn{{Tool: "read_file", Input: map[string]any{"file_path": p}}}
+		}
+		write := func(p string) mockmodel.Turn {
+			return mockmodel.Turn{{Tool: "write_file", Input: map[string]any{"file_path": p, "content": evilText + "\n"}}}
+		}
+		e.script(
+			mockmodel.Turn{mockmodel.Shell(allowedCommand(e, "GEMINI_API_KEY"))}, // call_1_0
+			mockmodel.Turn{mockmodel.Shell("sh ./peek.sh")},                      // call_2_0
+			mockmodel.Turn{mockmodel.Shell(deniedCommand)},                       // call_3_0
+			read(e.canary),                                           // call_4_0
+			read(filepath.Join(e.ws, "src.txt")),                     // call_5_0
+			write(filepath.Join(e.home, "outside.txt")),              // call_6_0
+			write(filepath.Join(e.home, ".gemini", "settings.json")), // call_7_0
+			write(filepath.Join(e.ws, "new.txt")),                    // call_8_0
+		)
+		out, errs, code := e.launch("gemini", geminiSetup(e), "-m", "gemini-2.5-flash", "--yolo",
+			"--include-directories", e.home, "-p", "run the command")
+		ctx := fmt.Sprintf("\nexit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		res := e.mock.Results()
+		for id, r := range res {
+			t.Logf("result %s: %.400q", id, r)
+		}
+		if code != 0 {
+			t.Fatalf("launch gemini failed%s", ctx)
+		}
+		e.checkAllowed(res["call_1_0"], out, errs)
+		if r := res["call_2_0"]; !strings.Contains(r, "script-ran") || !strings.Contains(r, "script-canary=unreadable") {
+			t.Errorf("the workspace script did not run in the sandbox: %q%s", r, ctx)
+		}
+		e.checkDenied(res["call_3_0"])
+		if e.mock.Saw(canaryText) {
+			t.Errorf("the model received the ~/.ssh canary%s", ctx)
+		}
+		if r := res["call_4_0"]; r == "" || !strings.Contains(r, "error") {
+			t.Errorf("read_file of the canary did not fail: %q", r)
+		}
+		if r := res["call_5_0"]; !strings.Contains(r, "WORKSPACE-TEXT") {
+			t.Errorf("read_file of the workspace (the control) failed: %q", r)
+		}
+		if _, err := os.Stat(filepath.Join(e.home, "outside.txt")); err == nil {
+			t.Errorf("write_file wrote the home outside the workspace")
+		}
+		if b, _ := os.ReadFile(filepath.Join(e.home, ".gemini", "settings.json")); string(b) != geminiSettings {
+			t.Errorf("write_file changed Gemini's own settings.json: %q", b)
+		}
+		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
+			t.Errorf("write_file of the workspace (the control) failed: %q%s", b, ctx)
+		}
+	})
+}
