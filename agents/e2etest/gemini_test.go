@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
 )
@@ -107,5 +108,54 @@ func TestGemini(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
 			t.Errorf("write_file of the workspace (the control) failed: %q%s", b, ctx)
 		}
+	})
+}
+
+// TestGeminiTUI (#30): Gemini's TUI under launch, in tmux, from a
+// job-control shell, as root and as nobody: a prompt gets the mock's
+// shell call run in the session's sandbox and the answer rendered; two
+// Ctrl-Z (Gemini stops itself on the second) give the shell back with
+// the job Stopped; fg brings it back and it takes keys again; /quit
+// ends it with status 0 and the terminal as it was.
+func TestGeminiTUI(t *testing.T) {
+	asUsers(t, geminiEnv, "gemini", func(t *testing.T, e *env) {
+		e.setCommand(allowedCommand(e, "GEMINI_API_KEY"))
+		env := append(geminiSetup(e), "TERM=xterm-256color")
+		u := e.startTUI(env, "bash", "--norc", "--noprofile", "-i")
+		// bash's own prompt (bash-5.2$ or, as root, #).
+		prompt := func() bool {
+			s := strings.TrimSpace(u.screen())
+			return strings.HasSuffix(s, "$") || strings.HasSuffix(s, "#")
+		}
+		u.waitFor("the shell's prompt", prompt)
+		u.typeText(fmt.Sprintf("%s launch --sandbox on gemini -- -m gemini-2.5-flash --yolo", binary), true)
+		const ready = "Type your message"
+		// A Node TUI's first screen on a loaded machine: a longer guard.
+		if !u.poll(3*time.Minute, u.shows(ready)) {
+			t.Fatalf("Gemini's TUI did not start; the terminal shows:\n%s", u.screen())
+		}
+		u.submit("run the command", "the answer", u.shows(finalText))
+		e.checkAllowed(e.result(u.screen(), ""), finalText, "")
+		u.keys("C-z")
+		u.waitScreen("again to suspend")
+		u.keys("C-z")
+		u.waitScreen("Stopped")
+		u.typeText("fg", true)
+		// Back and taking keys: what is typed after fg shows in its input
+		// (a stopped agent, or a shell, would not draw it there).
+		u.typeText("zqxj", false)
+		u.waitFor("the typed keys in Gemini's input after fg", func() bool {
+			for _, l := range strings.Split(u.screen(), "\n") {
+				l = strings.TrimSpace(l)
+				if strings.HasSuffix(l, "zqxj") && (strings.HasPrefix(l, ">") || strings.HasPrefix(l, "*")) {
+					return true
+				}
+			}
+			return false
+		})
+		u.keys("C-u")
+		u.submit("/quit", "the shell's prompt", prompt)
+		u.typeText("exit", true)
+		u.finish(0)
 	})
 }
