@@ -93,6 +93,31 @@ func set(v map[string]any, val any, keys ...string) {
 	v[keys[len(keys)-1]] = val
 }
 
+// rootOwned says whether Gemini would read a system settings file in
+// dir: it skips one, with a warning on every start, unless the file and
+// every directory above it are owned by root and writable by nobody
+// else (0.61.0: isFileAndDirectorySecureSync), which only a launcher
+// run as root with a root-owned runtime directory (/run/user/0) meets.
+// Elsewhere nothing is written: SANDBOX alone keeps Gemini's container
+// sandbox off, and its tool sandboxing, if a settings file turns it on,
+// runs inside the ring where bash is still the shim (measured).
+func rootOwned(dir string) bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		fi, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Not made yet (the session's own directories): made by root.
+		} else if err != nil || !ownedByRoot(fi) || fi.Mode().Perm()&0o022 != 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
+		}
+	}
+}
+
 // systemFile is the system settings file Gemini would read without us.
 func systemFile(s agents.Session) string {
 	if p := s.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
@@ -101,22 +126,30 @@ func systemFile(s agents.Session) string {
 	return defaultSystemSettings
 }
 
-// Prepare writes the system settings and sets the variables. Without
-// the ring, PATH starts with the shim's directory: Gemini looks bash up
-// on PATH, not $SHELL.
+// Prepare writes the system settings (when Gemini would read them) and
+// sets the variables. Without the ring, PATH starts with the shim's
+// directory: Gemini looks bash up on PATH, not $SHELL.
 func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
+	return prepare(s, rootOwned(s.Dir))
+}
+
+// prepare is Prepare; withSystem says whether Gemini would read a
+// system settings file in the session directory.
+func prepare(s agents.Session, withSystem bool) (agents.Plan, error) {
 	settings, err := SystemSettings(systemFile(s))
 	if err != nil {
 		return agents.Plan{}, err
 	}
-	path := filepath.Join(s.Dir, "gemini", "system-settings.json")
 	p := agents.Plan{
 		Argv: append([]string{s.Agent.Path}, s.Args...),
-		Env:  []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + path, "SANDBOX=" + sandboxEnv},
+		Env:  []string{"SANDBOX=" + sandboxEnv},
 		// GEMINI_SANDBOX would name a container command; SANDBOX already
 		// stops it, and nothing of it should reach the agent's commands.
 		Unset: []string{"GEMINI_SANDBOX", "GEMINI_SANDBOX_IMAGE", "SANDBOX_FLAGS"},
-		Files: []agents.File{{Path: path, Content: settings}},
+	}
+	if path := filepath.Join(s.Dir, "gemini", "system-settings.json"); withSystem {
+		p.Env = append(p.Env, "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+path)
+		p.Files = append(p.Files, agents.File{Path: path, Content: settings})
 	}
 	if !s.Ring {
 		p.Env = append(p.Env, "PATH="+filepath.Dir(s.Shim)+string(os.PathListSeparator)+s.Getenv("PATH"))

@@ -24,11 +24,29 @@ func TestPrepare(t *testing.T) {
 	s.Getenv = func(k string) string {
 		return map[string]string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH": sys}[k]
 	}
-	p, err := New().Prepare(s)
+	p, err := prepare(s, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	agentstest.Golden(t, "plan", p)
+	// Where Gemini would skip the file (and warn on every start), none.
+	if p, err = prepare(s, false); err != nil || len(p.Files) != 0 || slices.ContainsFunc(p.Env, func(v string) bool {
+		return strings.HasPrefix(v, "GEMINI_CLI_SYSTEM_SETTINGS_PATH=")
+	}) || !slices.Contains(p.Env, "SANDBOX=lite-sandbox") {
+		t.Errorf("without a root-owned session directory: %+v, %v", p, err)
+	}
+}
+
+// TestRootOwned: a directory below a world-writable one (the temp dir)
+// never holds the system settings; / does, for root only.
+func TestRootOwned(t *testing.T) {
+	t.Parallel()
+	if rootOwned(filepath.Join(t.TempDir(), "s-1")) {
+		t.Error("a directory below the temp dir counts as root-owned")
+	}
+	if got, want := rootOwned("/nonexistent-lite-sandbox/s-1"), os.Geteuid() == 0; got != want {
+		t.Errorf("rootOwned below / = %v, want %v", got, want)
+	}
 }
 
 // TestPrepareNoRing: without the ring, Gemini's `bash` is found on

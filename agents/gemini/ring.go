@@ -39,6 +39,8 @@ func (Agent) State(s agents.Session) agents.State {
 		CreateDirs: []string{dir, j("tmp")},
 		Keep: []agents.KeptFile{
 			{Name: "projects.json", Format: agents.JSONDoc},
+			// UI state (tips and banners shown).
+			{Name: "state.json", Format: agents.JSONDoc},
 			{Name: "installation_id", Format: agents.Token},
 			{Name: "user_id", Format: agents.Token},
 			{Name: "google_accounts.json", Format: agents.JSONDoc},
