@@ -93,14 +93,25 @@ func TestGemini(t *testing.T) {
 		if e.mock.Saw(canaryText) {
 			t.Errorf("the model received the ~/.ssh canary%s", ctx)
 		}
-		if r := res["call_4_0"]; r == "" || !strings.Contains(r, "error") {
-			t.Errorf("read_file of the canary did not fail: %q", r)
+		// The ring's refusal (~/.ssh is hidden in it), not Gemini's own
+		// workspace check, which --include-directories passed; the canary
+		// is there on the host.
+		if r := res["call_4_0"]; !strings.Contains(r, "File not found") || strings.Contains(r, "not in workspace") {
+			t.Errorf("read_file of the canary was not refused by the ring: %q", r)
+		}
+		if b, err := os.ReadFile(e.canary); err != nil || !strings.Contains(string(b), canaryText) {
+			t.Errorf("the canary is not on the host (%v): the check proves nothing", err)
 		}
 		if r := res["call_5_0"]; !strings.Contains(r, "WORKSPACE-TEXT") {
 			t.Errorf("read_file of the workspace (the control) failed: %q", r)
 		}
+		// In the ring the write lands in the scratch home: gone at the
+		// end, and named in the closing line.
 		if _, err := os.Stat(filepath.Join(e.home, "outside.txt")); err == nil {
 			t.Errorf("write_file wrote the home outside the workspace")
+		}
+		if !strings.Contains(errs, "~/outside.txt") {
+			t.Errorf("the closing line does not name the dropped ~/outside.txt%s", ctx)
 		}
 		if b, _ := os.ReadFile(filepath.Join(e.home, ".gemini", "settings.json")); string(b) != geminiSettings {
 			t.Errorf("write_file changed Gemini's own settings.json: %q", b)
@@ -135,7 +146,17 @@ func TestGeminiTUI(t *testing.T) {
 			t.Fatalf("Gemini's TUI did not start; the terminal shows:\n%s", u.screen())
 		}
 		u.submit("run the command", "the answer", u.shows(finalText))
-		e.checkAllowed(e.result(u.screen(), ""), finalText, "")
+		// The command ran (its file is in the workspace) and the model
+		// never got the canary. Its output is not asserted here: Gemini's
+		// TUI runs the tool on a pty, and once in a few runs its result
+		// came back "(empty)" (NOTES.md); TestGemini asserts the output.
+		t.Logf("the shell call's result: %q", e.mock.ToolResults())
+		if b, err := os.ReadFile(filepath.Join(e.ws, "probe.txt")); err != nil || strings.TrimSpace(string(b)) != "PROBE" {
+			t.Errorf("the shell call did not run: probe.txt %q, %v", b, err)
+		}
+		if e.mock.Saw(canaryText) {
+			t.Errorf("the model received the ~/.ssh canary")
+		}
 		u.keys("C-z")
 		u.waitScreen("again to suspend")
 		u.keys("C-z")
