@@ -100,7 +100,7 @@ func set(v map[string]any, val any, keys ...string) {
 // run as root with a root-owned runtime directory (/run/user/0) meets.
 // Elsewhere nothing is written: SANDBOX alone keeps Gemini's container
 // sandbox off, and its tool sandboxing, if a settings file turns it on,
-// runs inside the ring where bash is still the shim (measured).
+// goes through the shim too and fails closed (docs/agents.md §9).
 func rootOwned(dir string) bool {
 	if os.Geteuid() != 0 {
 		return false
@@ -136,10 +136,6 @@ func (Agent) Prepare(s agents.Session) (agents.Plan, error) {
 // prepare is Prepare; withSystem says whether Gemini would read a
 // system settings file in the session directory.
 func prepare(s agents.Session, withSystem bool) (agents.Plan, error) {
-	settings, err := SystemSettings(systemFile(s))
-	if err != nil {
-		return agents.Plan{}, err
-	}
 	p := agents.Plan{
 		Argv: append([]string{s.Agent.Path}, s.Args...),
 		Env:  []string{"SANDBOX=" + sandboxEnv},
@@ -148,6 +144,10 @@ func prepare(s agents.Session, withSystem bool) (agents.Plan, error) {
 		Unset: []string{"GEMINI_SANDBOX", "GEMINI_SANDBOX_IMAGE", "SANDBOX_FLAGS"},
 	}
 	if path := filepath.Join(s.Dir, "gemini", "system-settings.json"); withSystem {
+		settings, err := SystemSettings(systemFile(s))
+		if err != nil {
+			return agents.Plan{}, err
+		}
 		p.Env = append(p.Env, "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+path)
 		p.Files = append(p.Files, agents.File{Path: path, Content: settings})
 	}
