@@ -30,7 +30,7 @@ var homeCode = []string{
 	// PATH entries a login adds, and editors' start-up files.
 	".local/bin/", "bin/", ".vimrc", ".vim/", ".config/nvim/", ".emacs", ".emacs.d/",
 	// Agents and lite-sandbox itself.
-	".claude/", ".claude.json", ".codex/", ".pi/", ".config/crush/", ".local/share/crush/",
+	".claude/", ".claude.json", ".codex/", ".pi/", ".gemini/", ".config/crush/", ".local/share/crush/",
 	".config/lite-sandbox/",
 }
 

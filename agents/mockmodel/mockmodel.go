@@ -3,10 +3,10 @@
 
 // Package mockmodel is a model server for tests: one HTTP server on
 // 127.0.0.1 that speaks enough of the Anthropic Messages API, the OpenAI
-// Responses API and the OpenAI Chat Completions API (all streamed as
-// server-sent events) to drive Claude Code, Codex, Crush and Pi through
-// one shell tool call and a final answer (docs/agents.md §3.9,
-// §4.7, §7).
+// Responses API, the OpenAI Chat Completions API and Gemini's
+// generateContent (all streamed as server-sent events; gemini.go) to
+// drive Claude Code, Codex, Crush, Pi and Gemini CLI through one shell
+// tool call and a final answer (docs/agents.md §3.9, §4.7, §7).
 //
 // A scenario is one shell command (and more after it), or a script of
 // turns, each asking for any tools with any input (see [Turn]). The
@@ -77,6 +77,7 @@ func Start(sc Scenario) (*Server, error) {
 	mux.HandleFunc("POST /v1/responses", s.responses)
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("GET /v1/models", s.models)
+	mux.HandleFunc("POST /v1beta/models/{model_action}", s.gemini)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodHead || (r.Method == http.MethodGet && r.URL.Path == "/") {
 			return // Claude's preconnect

@@ -16,6 +16,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"
 	"github.com/lite-sandbox/lite-sandbox/agents/crush"
+	"github.com/lite-sandbox/lite-sandbox/agents/gemini"
 	"github.com/lite-sandbox/lite-sandbox/agents/pi"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -26,6 +27,7 @@ var all = []agents.Agent{
 	codex.New(),
 	crush.New(),
 	pi.New(),
+	gemini.New(),
 }
 
 // All returns the adapters, in order.
