@@ -65,7 +65,7 @@ func TestOpenNetworkSSH(t *testing.T) {
 		}
 		e.setPath(filepath.Join(e.ws, "bin"))
 		internet := "ssh -F ssh_config 93.184.0.2 echo ssh-ok-$((40+2))"
-		neighbour := "ssh -F ssh_config ssh://127.0.0.1:2222 echo ssh-ok-$((40+2))"
+		neighbour := "ssh -F ssh_config -p 2222 127.0.0.1 echo ssh-ok-$((40+2))"
 		for _, c := range []string{internet, neighbour} { // the controls
 			if out := e.bare(t, c); !strings.Contains(out, "ssh-ok-42") {
 				t.Fatalf("control: bare %q did not log in:\n%s", c, out)
