@@ -4,6 +4,7 @@
 package explain
 
 import (
+	"cmp"
 	"context"
 	"net"
 	"net/netip"
@@ -88,7 +89,11 @@ func (o *OpenNet) openLines(calls []callArgs, writes []string) []string {
 		if len(argv) == 0 {
 			continue
 		}
-		hostOperand := slices.Contains([]string{"ssh", "nc", "ncat", "telnet", "ping"}, filepath.Base(argv[0]))
+		if filepath.Base(argv[0]) == "ssh" {
+			try(sshDestination(argv[1:]))
+			continue
+		}
+		hostOperand := slices.Contains([]string{"nc", "ncat", "telnet", "ping"}, filepath.Base(argv[0]))
 		for _, a := range argv[1:] {
 			if h, p, ok := devTCP(a); ok {
 				try(h, p)
@@ -108,6 +113,48 @@ func (o *OpenNet) openLines(calls []callArgs, writes []string) []string {
 		}
 	}
 	return out
+}
+
+// sshOptArgs are ssh's options that take an argument (ssh(1)).
+const sshOptArgs = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// sshDestination reads ssh's destination (the first operand: host,
+// user@host or ssh://[user@]host[:port]) and its port (the URL's, -p's,
+// or 22). An option's argument (-i KEY, -F FILE) is not the host, and
+// the remote command's words are not destinations of this host.
+func sshDestination(args []string) (host, port string) {
+	port = "22"
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 == len(args) {
+				return "", ""
+			}
+			a = args[i+1]
+		} else if len(a) > 1 && a[0] == '-' {
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(sshOptArgs, a[j]) < 0 {
+					continue
+				}
+				v := a[j+1:]
+				if v == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				if a[j] == 'p' {
+					port = v
+				}
+				break
+			}
+			continue
+		}
+		if strings.Contains(a, "://") {
+			h, p := destination(a)
+			return h, cmp.Or(p, port)
+		}
+		return a[strings.LastIndex(a, "@")+1:], port
+	}
+	return "", ""
 }
 
 // callArgs is one simple command's words.
