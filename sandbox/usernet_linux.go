@@ -137,7 +137,7 @@ func (u *userNet) connect(pid int) (stop func(), err error) {
 	}
 	if userns == nil {
 		err = prohibitIn(netns, u.routes)
-	} else {
+	} else if err = waitIDMap(pid, 30*time.Second); err == nil {
 		err = u.prohibitVia(netns, userns)
 	}
 	if err != nil {
@@ -334,6 +334,35 @@ func waitLoopback(pid int, d time.Duration) error {
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("sandbox's loopback: not up after %v", d)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitIDMap waits until the user namespace of the sandbox pid has its
+// uid and gid maps. bwrap's child writes them itself when it runs
+// unprivileged, concurrently with this, and it holds its capabilities
+// there before they are written (the loopback can be up first): a
+// helper that joins the namespace before then is unmapped, so its exec
+// of setpriv drops every capability ("setpriv: apply capabilities:
+// Operation not permitted", seen under load). Once pid has moved to
+// bwrap's inner namespace, the outer one's maps were written before it.
+func waitIDMap(pid int, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		written := true
+		for _, name := range []string{"uid_map", "gid_map"} {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, name))
+			if err != nil {
+				return fmt.Errorf("sandbox's user namespace: %w", err)
+			}
+			written = written && len(bytes.TrimSpace(b)) > 0
+		}
+		if written {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("sandbox's user namespace: no uid and gid map after %v", d)
 		}
 		time.Sleep(time.Millisecond)
 	}
