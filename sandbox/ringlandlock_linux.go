@@ -61,6 +61,7 @@ func ringLandlockPolicy(r RingSpec, mounts []Mount) confine.Landlock {
 	ll.RO = append(ll.RO, keptFiles(r)...)
 	ll.RW = append(ll.RW, r.Tmp)
 	ll.Tmpdir = r.Tmp
+	ll.Broker = true
 	ll.Net = true
 	ll.ConnectTCP = slices.Clone(r.ConnectTCP)
 	return ll

@@ -76,7 +76,7 @@ func TestRingLandlockPolicy(t *testing.T) {
 	if slices.Contains(ll.RW, p("home/.claude/settings.json")) || slices.Contains(ll.RW, p("home/.claude/history.jsonl")) {
 		t.Errorf("state written: RW %v", ll.RW)
 	}
-	if !ll.Net || !slices.Equal(ll.ConnectTCP, []uint16{41000, 5432}) || ll.Tmpdir != p("run/s1/tmp") {
-		t.Errorf("net %v, tcp %v, tmpdir %s", ll.Net, ll.ConnectTCP, ll.Tmpdir)
+	if !ll.Net || !slices.Equal(ll.ConnectTCP, []uint16{41000, 5432}) || ll.Tmpdir != p("run/s1/tmp") || !ll.Broker {
+		t.Errorf("net %v, tcp %v, tmpdir %s, broker %v", ll.Net, ll.ConnectTCP, ll.Tmpdir, ll.Broker)
 	}
 }

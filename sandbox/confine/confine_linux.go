@@ -6,6 +6,7 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -157,6 +158,11 @@ func confine(ll *Landlock) (Confinement, error) {
 		if err := dropCapabilities(); err != nil {
 			return c, err
 		}
+		if ll.Broker {
+			if err := allowBrokerCopies(); err != nil {
+				return c, err
+			}
+		}
 		abi, err := restrictLandlock(ll)
 		if err != nil {
 			return c, err
@@ -189,6 +195,33 @@ func confine(ll *Landlock) (Confinement, error) {
 	}
 	c.Seccomp = true
 	return c, nil
+}
+
+// The confinement step execs its program from the process's main
+// thread: Yama keeps a ptracer exception ([allowBrokerCopies]) on the
+// thread group's leader, and an exec from another thread replaces the
+// leader, losing it. Locking the main goroutine to the main thread in
+// an init is Go's way to run main there.
+func init() {
+	if IsCommand(os.Args) {
+		runtime.LockOSThread()
+	}
+}
+
+// allowBrokerCopies lets the agent ring's program's descendants copy
+// the judge's broker from it (pidfd_getfd, [worker.DialBroker]) where
+// Yama's ptrace_scope is 1, Ubuntu's default: a descendant may not
+// attach to its ancestor unless the ancestor names it. Naming itself
+// admits its descendants only, not the host's other processes; a
+// command in its nested Landlock domain may not attach to it anyway.
+// Without Yama the call fails with EINVAL and nothing is needed. Scope
+// 2 and 3 refuse it still: the shim then fails closed (docs/ring.md).
+func allowBrokerCopies() error {
+	err := unix.Prctl(unix.PR_SET_PTRACER, uintptr(os.Getpid()), 0, 0, 0)
+	if err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("confine: prctl(PR_SET_PTRACER): %w", err)
+	}
+	return nil
 }
 
 // Probe says what [Exec] would apply here, without

@@ -4,6 +4,7 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -81,12 +82,16 @@ const brokerAncestors = 32
 
 // ancestorBroker copies descriptor fd of the nearest ancestor where it
 // is the broker (pidfd_getfd: the ancestors are in the same Landlock
-// domain, so Landlock lets it; a Yama ptrace_scope of 1 or more refuses
-// it, and the shim then fails closed). A ring process could put another
+// domain, so Landlock lets it; under Yama's ptrace_scope 1 the agent's
+// process has named itself its descendants' ptracer, confine's
+// allowBrokerCopies; scope 2 or 3, or a seccomp profile without
+// pidfd_getfd, refuses it, and the shim then fails closed, saying
+// which). A ring process could put another
 // socket there: whatever answers it is the ring's own, so the shim's
 // command would run no further out than the ring.
 func ancestorBroker(fd int) (int, error) {
 	pid := os.Getppid()
+	refused := false
 	for range brokerAncestors {
 		if pid <= 1 {
 			break
@@ -100,8 +105,12 @@ func ancestorBroker(fd int) (int, error) {
 				}
 				unix.Close(got)
 			}
+			refused = refused || errors.Is(gerr, unix.EPERM)
 		}
 		pid = procstat.Parent(pid)
+	}
+	if refused {
+		return -1, fmt.Errorf("%w (the judge's broker: copying descriptor %d from an ancestor was refused: Yama's ptrace_scope above 1 or a seccomp profile without pidfd_getfd; docs/ring.md)", ErrNoWorker, fd)
 	}
 	return -1, fmt.Errorf("%w (the judge's broker: descriptor %d is not open here nor in an ancestor this process may read)", ErrNoWorker, fd)
 }
