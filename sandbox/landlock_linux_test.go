@@ -63,7 +63,7 @@ func TestLandlockPolicy(t *testing.T) {
 			if g, want := sortStrings(got.RW), sortStrings(tt.rw); !slices.Equal(g, want) {
 				t.Errorf("rw:\n got %s\nwant %s", strings.Join(g, " "), strings.Join(want, " "))
 			}
-			// Only the agent ring's program holds the broker (Yama).
+			// Only the agent ring's program passes a listener to the launcher.
 			if got.Tmpdir != "TMP" || got.Net || got.Broker {
 				t.Errorf("tmpdir %q, net %v, broker %v", got.Tmpdir, got.Net, got.Broker)
 			}

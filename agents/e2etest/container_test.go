@@ -102,7 +102,7 @@ func (e *env) recipe(env []string, args ...string) (string, string, int) {
 	defer cancel()
 	cmd := e.lsCmd(ctx)
 	cmd.Path = unshare
-	cmd.Args = append([]string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", entry}, args...)
+	cmd.Args = containerArgv(append([]string{entry}, args...)...)
 	// Later entries win: the image's PATH (the binaries, the agent's CLI).
 	path := filepath.Dir(binary) + ":/usr/bin:/bin"
 	if e.agentDir != "" {

@@ -27,6 +27,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == dockerSeccompArg {
+		os.Exit(dockerSeccomp(os.Args[2:]))
+	}
 	if os.Getenv(ptyHelperEnv) != "" {
 		os.Exit(ptyHelper())
 	}

@@ -76,7 +76,7 @@ func (e *env) hostProbe(route string, spec hostprobe.Spec, extra []*os.File) hos
 		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", "/bin/sh", "-c", `"$SHELL" -c "$0 $1 $2"`, inWS, hostprobe.Arg, specFile}
 	case "container":
 		// `run` in the simulated container (landlock_test.go).
-		argv = []string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", binary, "run", "--sandbox", "on", "--", inWS, hostprobe.Arg, specFile}
+		argv = containerArgv(binary, "run", "--sandbox", "on", "--", inWS, hostprobe.Arg, specFile)
 	case "ring":
 		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", probeBinary, hostprobe.Arg, specFile}
 	default:

@@ -22,9 +22,10 @@ import (
 // one word per check: a refusal (its errno) or a LEAK-/WROTE-/RAN- word
 // when the ring let it through; and, as positive controls, that it
 // reads and writes the workspace, reaches its proxy's port, and that its
-// shell ($SHELL, the shim, through the judge's broker at descriptor 3,
-// or without it, as Python's subprocess closes it, through a copy from
-// the program) runs a command in the command sandbox, where the
+// shell ($SHELL, the shim, with descriptor 3 or without it, as
+// Python's subprocess closes it: its judge connection is the
+// launcher's answer to the ring filter's notification) runs a command
+// in the command sandbox, where the
 // validator refuses a literal ~/.ssh read (77) and allows a workspace
 // write.
 const landlockRingProbe = `import os, socket, subprocess, sys
@@ -44,6 +45,11 @@ for sh in ["/bin/bash", "/usr/bin/bash", "/bin/sh", "/usr/bin/dash"]:
 attempt("READ-bash", lambda: open("/usr/bin/bash", "rb").read(4))
 attempt("LEAK-unix", lambda: socket.socket(socket.AF_UNIX).connect(os.path.join(outside, "host.sock")))
 attempt("LEAK-tcp", lambda: socket.create_connection(("127.0.0.1", port), timeout=10))
+attempt("GOT-judgedgram", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM, 0x4c53))
+try:
+    print("judge-conn", socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0x4c53).getpeername().endswith("judge.sock"))
+except OSError as e:
+    print("judge-conn-refused", e.errno)
 print("ws-read-ok" if open("in.txt").read() == "hello\n" else "ws-read-wrong")
 open("out/ring.txt", "w").write("ring\n"); print("ws-write-ok")
 p = int(os.environ["HTTP_PROXY"].rsplit(":", 1)[1])
@@ -64,7 +70,9 @@ print("shim-denied", r.returncode)
 // socket and no host TCP port but its proxy's; and still runs (it reads
 // and writes the workspace, reaches its proxy, and its shell, the shim,
 // runs commands through the judge in the command sandbox: a workspace
-// write lands, the validator refuses a ~/.ssh read). The controls: the
+// write lands, the validator refuses a ~/.ssh read). Its one Unix
+// socket is the judge's, made by the launcher for the ring filter's
+// notification; any other form of that call is refused. The controls: the
 // same checks on the host get through (landlockFixture), and the
 // session's first line names the Landlock ring.
 func TestLandlockRing(t *testing.T) {
@@ -114,14 +122,18 @@ func TestLandlockRing(t *testing.T) {
 		if dcode != 0 || !strings.Contains(dout, "agent ring: the agent and all it starts confined by Landlock rules") {
 			t.Errorf("container doctor: exit %d, no Landlock ring line:\n%s%s", dcode, dout, derrs)
 		}
-		for _, bad := range []string{"LEAK-", "WROTE-", "RAN-", "READ-", canaryText, "CODEX-CANARY"} {
+		for _, bad := range []string{"LEAK-", "WROTE-", "RAN-", "READ-", "GOT-", canaryText, "CODEX-CANARY"} {
 			if strings.Contains(out, bad) {
 				t.Errorf("ring: %q: the ring let it through\n%s%s", bad, out, errs)
 			}
 		}
 		for _, want := range []string{"ssh-refused 13", "codex-refused 13", "homelist-refused 13", "bashrc-refused 13", "outside-refused 13",
 			"_bin_bash-refused 13", "_bin_sh-refused 13", "bash-refused 13", "unix-refused", "tcp-refused 13",
-			"ws-read-ok", "ws-write-ok", "proxy-ok", "shim-status 0", "shim-denied 77"} {
+			"ws-read-ok", "ws-write-ok", "proxy-ok", "shim-status 0", "shim-denied 77",
+			// The ring filter's one Unix socket: a connection to the
+			// judge, made by the launcher; the same call for a datagram
+			// socket is refused by the launcher.
+			"judge-conn True", "judgedgram-refused 1"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("ring: no %q\n%s%s", want, out, errs)
 			}

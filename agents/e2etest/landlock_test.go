@@ -40,7 +40,7 @@ func (e *env) container(args ...string) (string, string, int) {
 		e.t.Skip("needs unshare")
 	}
 	cmd.Path = unshare
-	cmd.Args = append([]string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh", binary}, args...)
+	cmd.Args = containerArgv(append([]string{binary}, args...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	e.chownTree()

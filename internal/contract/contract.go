@@ -36,10 +36,21 @@ const (
 	EnvNoAudit = "LITE_SANDBOX_NO_AUDIT"
 	// EnvJudgeFD names the descriptor of the judge's broker in the
 	// Landlock agent ring (#28), where no Unix socket may be made: the
-	// shim asks it for a connection to the session's judge instead of
-	// connecting to judge.sock (sandbox/worker DialBroker).
+	// ring's confinement step passes its filter's listener to the
+	// launcher over it, and the shim, seeing it set, asks the ring's
+	// filter for a connection to the judge instead of connecting to
+	// judge.sock (sandbox/worker DialRing, JudgeProto).
 	EnvJudgeFD = "LITE_SANDBOX_JUDGE_FD"
 )
+
+// JudgeProto is the protocol argument of socket(AF_UNIX, SOCK_STREAM,
+// JudgeProto), the Landlock agent ring's one way to a new connection to
+// the session's judge when the broker's descriptor is gone (#28): the
+// ring's seccomp filter sends that call to the launcher, which answers
+// it with a connection to judge.sock (seccomp user notification). The
+// kernel itself refuses the number (EPROTONOSUPPORT), so outside the
+// ring the call fails.
+const JudgeProto = 0x4c53
 
 // Names inside a session directory.
 const (

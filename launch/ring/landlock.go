@@ -76,5 +76,5 @@ func (n Net) LineLandlock() string {
 // --dry-run and doctor (docs/ring.md "The Landlock ring").
 const LandlockLacks = "landlock (no namespace): host processes visible (signals scoped), the host's /proc, TMPDIR the session's tmp; " +
 	"the real home hidden but for the agent's state (read-only), its data directories and credentials: new files beside them (a lock, a rename into place) and writes to the kept data files (history, a new login) are refused, not kept; ~/.claude.json is written in place and restored after; " +
-	"shells and gits not executable (its shells are the shim by its configuration); no Unix sockets below ABI 9 (the judge through a broker); " +
+	"shells and gits not executable (its shells are the shim by its configuration); no Unix sockets below ABI 9 (the judge's connection made by the launcher); " +
 	"TCP only to its proxy's port and agent.host_ports (by port, on any address), UDP not filtered"

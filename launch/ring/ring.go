@@ -354,7 +354,7 @@ func Print(w io.Writer, in Input) error {
 		return fmt.Errorf("dry run: %w", err)
 	}
 	if in.Landlock {
-		fmt.Fprintf(&b, "ring (landlock: no namespace; no_new_privs, seccomp (no Unix sockets below ABI 9: the judge through its broker), Landlock rules and scopes; these mounts' own-path binds become grants, everything shown elsewhere than its source (scratch home, state layers, ~/.gitconfig, the shells and gits) is absent; the host's /proc, no private /tmp: TMPDIR is the session's tmp):\n")
+		fmt.Fprintf(&b, "ring (landlock: no namespace; no_new_privs, seccomp (no Unix sockets below ABI 9: the judge's connection made by the launcher), Landlock rules and scopes; these mounts' own-path binds become grants, everything shown elsewhere than its source (scratch home, state layers, ~/.gitconfig, the shells and gits) is absent; the host's /proc, no private /tmp: TMPDIR is the session's tmp):\n")
 		fmt.Fprintf(&b, "  %s\n", AgentNet(in).LineLandlock())
 	} else {
 		fmt.Fprintf(&b, "ring (bubblewrap: own PID, IPC and network namespaces, fresh /proc and /dev, no_new_privs, seccomp, Landlock scopes; nothing of the host but these mounts):\n")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -16,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
 )
 
@@ -40,6 +42,55 @@ func seccompArch() uint32 {
 	return 0
 }
 
+const (
+	ldAbs  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	ret    = unix.BPF_RET | unix.BPF_K
+	allow  = unix.SECCOMP_RET_ALLOW
+	eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	enosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	notify = unix.SECCOMP_RET_USER_NOTIF
+	// struct seccomp_data: nr at 0, arch at 4, args[i] at 16+8i
+	// (low half first on these little-endian architectures).
+	offNr   = 0
+	offArch = 4
+	offArg0 = 16
+	offArg1 = 24
+	offArg2 = 32
+)
+
+func st(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+
+func jmp(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+	return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+}
+
+// socketRule is seccompFilter's rule for socket(2): with noUnix
+// AF_UNIX is refused; with judge socket(AF_UNIX, _, contract.JudgeProto)
+// goes to the launcher.
+func socketRule(noUnix, judge bool) []unix.SockFilter {
+	unixVerdict := uint32(allow)
+	if noUnix {
+		unixVerdict = eperm
+	}
+	var proto uint32 = unix.AF_UNIX + 1 // no family's number: never matches
+	if judge {
+		proto = contract.JudgeProto
+	}
+	return []unix.SockFilter{
+		jmp(jeq, unix.SYS_SOCKET, 0, 7),
+		st(ldAbs, offArg0),
+		jmp(jeq, unix.AF_UNIX, 0, 4),
+		st(ldAbs, offArg2),
+		jmp(jeq, proto, 0, 1),
+		st(ret, notify),
+		st(ret, unixVerdict),
+		st(ret, allow),
+	}
+}
+
 // seccompFilter returns the BPF program of the filter for this
 // architecture, or nil when unsupported. It returns EPERM for ioctl
 // TIOCSTI and TIOCLINUX (keystroke injection, class 21), for unshare and
@@ -60,30 +111,14 @@ func seccompArch() uint32 {
 // socketpair stays allowed: it connects to nothing. With noSysV (the
 // Landlock backend: no IPC namespace) System V shared memory, message
 // queues and semaphores are refused: they are the host's (class 25).
-func seccompFilter(noUnix, noSysV bool) []unix.SockFilter {
+// With judge (the Landlock agent ring's program)
+// socket(AF_UNIX, _, contract.JudgeProto) goes to the launcher instead
+// (SECCOMP_RET_USER_NOTIF), which answers with a connection to the
+// session's judge and nothing else ([sendListener]).
+func seccompFilter(noUnix, noSysV, judge bool) []unix.SockFilter {
 	arch := seccompArch()
 	if arch == 0 {
 		return nil
-	}
-	const (
-		ldAbs  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq    = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge    = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		jset   = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-		ret    = unix.BPF_RET | unix.BPF_K
-		allow  = unix.SECCOMP_RET_ALLOW
-		eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-		enosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
-		// struct seccomp_data: nr at 0, arch at 4, args[i] at 16+8i
-		// (low half first on these little-endian architectures).
-		offNr   = 0
-		offArch = 4
-		offArg0 = 16
-		offArg1 = 24
-	)
-	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
 	}
 	p := []unix.SockFilter{
 		st(ldAbs, offArch),
@@ -116,8 +151,8 @@ func seccompFilter(noUnix, noSysV bool) []unix.SockFilter {
 		)
 	}
 	p = append(p, jmp(jeq, unix.SYS_CLONE3, 0, 1), st(ret, enosys))
-	if noUnix {
-		p = append(p, jmp(jeq, unix.SYS_SOCKET, 0, 4), st(ldAbs, offArg0), jmp(jeq, unix.AF_UNIX, 0, 1), st(ret, eperm), st(ret, allow))
+	if noUnix || judge {
+		p = append(p, socketRule(noUnix, judge)...)
 	}
 	refused := []uint32{
 		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
@@ -158,11 +193,6 @@ func confine(ll *Landlock) (Confinement, error) {
 		if err := dropCapabilities(); err != nil {
 			return c, err
 		}
-		if ll.Broker {
-			if err := allowBrokerCopies(); err != nil {
-				return c, err
-			}
-		}
 		abi, err := restrictLandlock(ll)
 		if err != nil {
 			return c, err
@@ -184,42 +214,47 @@ func confine(ll *Landlock) (Confinement, error) {
 	} else if c.LandlockABI > 0 {
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	filter := seccompFilter(ll != nil && c.LandlockABI < landlockUnixABI, ll != nil)
+	judge := ll != nil && ll.Broker
+	filter := seccompFilter(ll != nil && c.LandlockABI < landlockUnixABI, ll != nil, judge)
 	if filter == nil {
+		if judge {
+			return c, errors.New("confine: the agent ring's filter: no filter for " + runtime.GOARCH)
+		}
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c, nil
 	}
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+	var flags uintptr
+	if judge {
+		flags = unix.SECCOMP_FILTER_FLAG_NEW_LISTENER
+	}
+	listener, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+	if errno != 0 {
 		return c, fmt.Errorf("confine: seccomp: %w", errno)
 	}
 	c.Seccomp = true
+	if judge {
+		if err := sendListener(int(listener)); err != nil {
+			return c, err
+		}
+	}
 	return c, nil
 }
 
-// The confinement step execs its program from the process's main
-// thread: Yama keeps a ptracer exception ([allowBrokerCopies]) on the
-// thread group's leader, and an exec from another thread replaces the
-// leader, losing it. Locking the main goroutine to the main thread in
-// an init is Go's way to run main there.
-func init() {
-	if IsCommand(os.Args) {
-		runtime.LockOSThread()
+// sendListener passes the agent ring's filter's listener to the
+// launcher over the judge's broker (contract.EnvJudgeFD, inherited from
+// it), which answers the ring's socket(AF_UNIX, SOCK_STREAM,
+// contract.JudgeProto) with a connection to the session's judge
+// (launch's judgeBroker). The launcher takes only the first listener
+// sent, this one, before any ring process runs.
+func sendListener(listener int) error {
+	defer unix.Close(listener)
+	fd, err := strconv.Atoi(os.Getenv(contract.EnvJudgeFD))
+	if err != nil || fd < 3 {
+		return fmt.Errorf("confine: the agent ring's filter: %s is not a descriptor", contract.EnvJudgeFD)
 	}
-}
-
-// allowBrokerCopies lets the agent ring's program's descendants copy
-// the judge's broker from it (pidfd_getfd, [worker.DialBroker]) where
-// Yama's ptrace_scope is 1, Ubuntu's default: a descendant may not
-// attach to its ancestor unless the ancestor names it. Naming itself
-// admits its descendants only, not the host's other processes; a
-// command in its nested Landlock domain may not attach to it anyway.
-// Without Yama the call fails with EINVAL and nothing is needed. Scope
-// 2 and 3 refuse it still: the shim then fails closed (docs/ring.md).
-func allowBrokerCopies() error {
-	err := unix.Prctl(unix.PR_SET_PTRACER, uintptr(os.Getpid()), 0, 0, 0)
-	if err != nil && !errors.Is(err, unix.EINVAL) {
-		return fmt.Errorf("confine: prctl(PR_SET_PTRACER): %w", err)
+	if err := unix.Sendmsg(fd, []byte{'l'}, unix.UnixRights(listener), nil, 0); err != nil {
+		return fmt.Errorf("confine: the agent ring's filter: passing its listener to the launcher: %w", err)
 	}
 	return nil
 }
@@ -235,7 +270,7 @@ func Probe() Confinement {
 	case c.LandlockABI > 0:
 		c.LandlockWhy = fmt.Sprintf("Landlock ABI %d has no scopes (ABI 6, Linux 6.12, needed)", c.LandlockABI)
 	}
-	if seccompFilter(false, false) == nil {
+	if seccompFilter(false, false, false) == nil {
 		c.SeccompWhy = "no filter for " + runtime.GOARCH
 		return c
 	}

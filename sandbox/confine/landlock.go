@@ -40,9 +40,10 @@ type Landlock struct {
 	ConnectTCP []uint16 `json:"tcp,omitempty"`
 	// Tmpdir replaces TMPDIR (there is no private /tmp).
 	Tmpdir string `json:"tmpdir,omitempty"`
-	// Broker marks the agent ring's program, which holds the judge's
-	// broker: its descendants may copy the descriptor from it even
-	// under Yama's ptrace_scope 1 (docs/ring.md, "The judge's broker").
+	// Broker marks the agent ring's program, which inherits the judge's
+	// broker (contract.EnvJudgeFD): its filter sends
+	// socket(AF_UNIX, SOCK_STREAM, contract.JudgeProto) to the launcher,
+	// the listener passed over the broker (docs/ring.md).
 	Broker bool `json:"broker,omitempty"`
 }
 

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 )
 
 // TestSeccompFilterDecisions runs the filter in a BPF interpreter over
@@ -18,7 +20,7 @@ import (
 // ignore other namespace flags, clone3's ENOSYS, foreign architectures.
 func TestSeccompFilterDecisions(t *testing.T) {
 	t.Parallel()
-	prog := seccompFilter(false, false)
+	prog := seccompFilter(false, false, false)
 	if prog == nil {
 		t.Skipf("no filter for %s", runtime.GOARCH)
 	}
@@ -113,32 +115,44 @@ func seccompData(nr, arch uint32, args [6]uint64) []byte {
 // refuses socket(AF_UNIX) (the host's sockets are reachable by path
 // there, classes 16 to 18 and 49), and System V IPC (class 25); other
 // families and socketpair pass, and the bwrap backend's filter lets
-// them through (the control).
+// them through (the control). The agent ring's filter sends only the
+// judge's socket to the launcher.
 func TestSeccompNoUnix(t *testing.T) {
 	t.Parallel()
-	if seccompFilter(true, true) == nil {
+	if seccompFilter(true, true, true) == nil {
 		t.Skipf("no filter for %s", runtime.GOARCH)
 	}
 	arch := seccompArch()
 	eperm := unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	const judge = contract.JudgeProto
 	for _, c := range []struct {
-		name   string
-		noUnix bool
-		nr     uint32
-		family uint64
-		want   uint32
+		name          string
+		noUnix, ring  bool
+		nr            uint32
+		family, proto uint64
+		want          uint32
 	}{
-		{"socket AF_UNIX", true, unix.SYS_SOCKET, unix.AF_UNIX, eperm},
-		{"socket AF_INET", true, unix.SYS_SOCKET, unix.AF_INET, unix.SECCOMP_RET_ALLOW},
-		{"socketpair AF_UNIX", true, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SECCOMP_RET_ALLOW},
-		{"bwrap: socket AF_UNIX", false, unix.SYS_SOCKET, unix.AF_UNIX, unix.SECCOMP_RET_ALLOW},
-		{"shmget", true, unix.SYS_SHMGET, 0, eperm},
-		{"shmat", true, unix.SYS_SHMAT, 0, eperm},
-		{"msgget", true, unix.SYS_MSGGET, 0, eperm},
-		{"semget", true, unix.SYS_SEMGET, 0, eperm},
-		{"bwrap: shmget", false, unix.SYS_SHMGET, 0, unix.SECCOMP_RET_ALLOW},
+		{"socket AF_UNIX", true, false, unix.SYS_SOCKET, unix.AF_UNIX, 0, eperm},
+		{"socket AF_INET", true, false, unix.SYS_SOCKET, unix.AF_INET, 0, unix.SECCOMP_RET_ALLOW},
+		{"socketpair AF_UNIX", true, false, unix.SYS_SOCKETPAIR, unix.AF_UNIX, 0, unix.SECCOMP_RET_ALLOW},
+		{"bwrap: socket AF_UNIX", false, false, unix.SYS_SOCKET, unix.AF_UNIX, 0, unix.SECCOMP_RET_ALLOW},
+		{"shmget", true, false, unix.SYS_SHMGET, 0, 0, eperm},
+		{"shmat", true, false, unix.SYS_SHMAT, 0, 0, eperm},
+		{"msgget", true, false, unix.SYS_MSGGET, 0, 0, eperm},
+		{"semget", true, false, unix.SYS_SEMGET, 0, 0, eperm},
+		{"bwrap: shmget", false, false, unix.SYS_SHMGET, 0, 0, unix.SECCOMP_RET_ALLOW},
+		// The agent ring's judge connection goes to the launcher; any
+		// other AF_UNIX socket is refused as before, in the ring and in
+		// its commands (which have no listener).
+		{"ring: judge socket", true, true, unix.SYS_SOCKET, unix.AF_UNIX, judge, unix.SECCOMP_RET_USER_NOTIF},
+		{"ring: socket AF_UNIX", true, true, unix.SYS_SOCKET, unix.AF_UNIX, 0, eperm},
+		{"ring: socket AF_INET", true, true, unix.SYS_SOCKET, unix.AF_INET, judge, unix.SECCOMP_RET_ALLOW},
+		{"ring ABI 9: socket AF_UNIX", false, true, unix.SYS_SOCKET, unix.AF_UNIX, 0, unix.SECCOMP_RET_ALLOW},
+		{"ring ABI 9: judge socket", false, true, unix.SYS_SOCKET, unix.AF_UNIX, judge, unix.SECCOMP_RET_USER_NOTIF},
+		{"command: judge socket", true, false, unix.SYS_SOCKET, unix.AF_UNIX, judge, eperm},
+		{"ring: shmget", true, true, unix.SYS_SHMGET, 0, 0, eperm},
 	} {
-		got, err := filterVM(t, seccompFilter(c.noUnix, c.noUnix)).Run(seccompData(c.nr, arch, [6]uint64{c.family, unix.SOCK_STREAM}))
+		got, err := filterVM(t, seccompFilter(c.noUnix, c.noUnix || c.ring, c.ring)).Run(seccompData(c.nr, arch, [6]uint64{c.family, unix.SOCK_STREAM, c.proto}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,11 +42,10 @@ func Run(ctx context.Context, socketPath string, req Request, stdin, stdout, std
 	return runWith(ctx, func(ctx context.Context) (*net.UnixConn, error) { return dial(ctx, socketPath) }, req, stdin, stdout, stderr)
 }
 
-// RunBroker is [Run] for a session's judge reached through the broker
-// descriptor fd ([DialBroker]: the Landlock agent ring, which may not
-// make a Unix socket).
-func RunBroker(ctx context.Context, fd int, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
-	return runWith(ctx, func(context.Context) (*net.UnixConn, error) { return DialBroker(fd) }, req, stdin, stdout, stderr)
+// RunRing is [Run] from the Landlock agent ring, which may not connect
+// to the judge's socket by its path ([DialRing]).
+func RunRing(ctx context.Context, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+	return runWith(ctx, func(context.Context) (*net.UnixConn, error) { return DialRing() }, req, stdin, stdout, stderr)
 }
 
 func runWith(ctx context.Context, dialer func(context.Context) (*net.UnixConn, error), req Request, stdin, stdout, stderr *os.File) (status int, err error) {

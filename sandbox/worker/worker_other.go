@@ -45,7 +45,7 @@ func (c *Conn) Close() error { return nil }
 // Wait fails with [ErrUnsupported].
 func (c *Conn) Wait() (int, error) { return -1, ErrUnsupported }
 
-// RunBroker fails with [ErrUnsupported]: the worker needs Linux.
-func RunBroker(ctx context.Context, fd int, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
+// RunRing fails with [ErrUnsupported]: the worker needs Linux.
+func RunRing(ctx context.Context, req Request, stdin, stdout, stderr *os.File) (status int, err error) {
 	return -1, ErrUnsupported
 }

@@ -113,13 +113,14 @@ func Send(dir string, argv []string, main time.Time) (int, error) {
 		return 0, fmt.Errorf("working directory: %w; nothing ran", err)
 	}
 	// The broker's descriptor is the ring's, never a command's.
+	ring := os.Getenv(contract.EnvJudgeFD) != ""
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, contract.EnvJudgeFD+"=") })
 	env = append(env, EnvShimTimes+"="+strconv.FormatInt(main.UnixNano(), 10)+","+strconv.FormatInt(time.Now().UnixNano(), 10))
 	req := worker.Request{Argv: argv, Env: env, Dir: cwd}
 	var status int
-	if fd, ferr := strconv.Atoi(os.Getenv(contract.EnvJudgeFD)); ferr == nil && fd > 2 {
+	if ring {
 		// The Landlock agent ring: no Unix socket of its own (#28).
-		status, err = worker.RunBroker(context.Background(), fd, req, os.Stdin, os.Stdout, os.Stderr)
+		status, err = worker.RunRing(context.Background(), req, os.Stdin, os.Stdout, os.Stderr)
 	} else {
 		// A blocking socket of its own, not Go's network poller: fewer
 		// threads to start and to end (docs/performance.md, "The session path").
