@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
 )
@@ -112,5 +113,75 @@ func TestOpencode(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(e.ws, "src.txt")); !strings.Contains(string(b), "EDITED-TEXT") {
 			t.Errorf("edit of the workspace (the control) failed: %q%s", b, ctx)
 		}
+	})
+}
+
+// TestOpencodeTUI (#30): opencode's TUI under launch, in tmux, from a
+// job-control shell, as root and as nobody: a prompt gets the mock's
+// shell call run in the session's sandbox and the answer rendered; a
+// `!cmd` typed in its shell mode runs through the shim too; Ctrl-Z gives
+// the shell back with the job Stopped; fg brings it back and it takes
+// keys again; /exit ends it with status 0, the terminal as it was, and
+// the routed resume line.
+func TestOpencodeTUI(t *testing.T) {
+	asUsers(t, opencodeEnv, "opencode", func(t *testing.T, e *env) {
+		e.setCommand(allowedCommand(e, "OPENAI_API_KEY"))
+		env := append(opencodeSetup(e), "TERM=xterm-256color")
+		u := e.startTUI(env, "bash", "--norc", "--noprofile", "-i")
+		prompt := func() bool {
+			s := strings.TrimSpace(u.screen())
+			return strings.HasSuffix(s, "$") || strings.HasSuffix(s, "#")
+		}
+		u.waitFor("the shell's prompt", prompt)
+		u.typeText(fmt.Sprintf("%s launch --sandbox on opencode", binary), true)
+		// A native TUI's first screen on a loaded machine: a longer guard.
+		if !u.poll(3*time.Minute, u.shows("Ask anything")) {
+			t.Fatalf("opencode's TUI did not start; the terminal shows:\n%s", u.screen())
+		}
+		u.submit("run the command", "the answer", u.shows(finalText))
+		// The title request gets the final text too: wait for the call's
+		// output (not the command's echo) and its result at the mock.
+		u.waitFor("the shell call's output", u.shows("key=absent"))
+		u.waitFor("the shell call's result at the mock", func() bool { return len(e.mock.ToolResults()) > 0 })
+		if b, err := os.ReadFile(filepath.Join(e.ws, "probe.txt")); err != nil || strings.TrimSpace(string(b)) != "PROBE" {
+			t.Errorf("the shell call did not run: probe.txt %q, %v", b, err)
+		}
+		if rs := e.mock.ToolResults(); len(rs) != 1 || !strings.Contains(rs[0], "canary=unreadable") || strings.Contains(rs[0], canaryText) {
+			t.Errorf("the shell call's result: %q", rs)
+		}
+		// Shell mode (`!`): opencode's `bash -l -c SCRIPT opencode CWD`,
+		// in the sandbox, where the agent's key is not in the environment.
+		// No `$` in it: the wrapper expands the command's words before its
+		// eval, which the validator refuses as a dynamic script
+		// (docs/agents.md §10).
+		u.typeText("!", false)
+		u.typeText("echo BANG > bang.txt; env | grep -q OPENAI_API_KEY || printf 'bang-%s\\n' nokey", true)
+		u.waitFor("the shell mode's output", u.shows("bang-nokey"))
+		if b, _ := os.ReadFile(filepath.Join(e.ws, "bang.txt")); strings.TrimSpace(string(b)) != "BANG" {
+			t.Errorf("the shell mode's command did not run: bang.txt %q", b)
+		}
+		if strings.Contains(u.screen(), secretKey) {
+			t.Errorf("the shell mode's command saw the agent's key")
+		}
+		u.keys("C-z")
+		u.waitFor("the job Stopped", u.shows("Stopped"))
+		u.typeText("fg", true)
+		// Back and taking keys: what is typed after fg shows in its input.
+		u.typeText("zqxj", false)
+		u.waitFor("the typed keys in opencode's input after fg", func() bool {
+			for _, l := range strings.Split(u.screen(), "\n") {
+				if l = strings.TrimSpace(l); strings.HasSuffix(l, "zqxj") && strings.HasPrefix(l, "┃") {
+					return true
+				}
+			}
+			return false
+		})
+		u.keys("C-u")
+		u.submit("/exit", "the shell's prompt", prompt)
+		if s := u.screen(); !strings.Contains(s, "launch opencode -- --session ses_") {
+			t.Errorf("no resume line; the terminal shows:\n%s", s)
+		}
+		u.typeText("exit", true)
+		u.finish(0)
 	})
 }

@@ -30,8 +30,8 @@ func dirs(s agents.Session) (config, data, state, cache string) {
 // State is opencode's four directories as read-only layers with their
 // data writable. Measured with 1.18.33 (a run under launch and one on
 // the host): a start writes data/opencode.db (SQLite, with -wal and
-// -shm: sessions, messages), data/log/, data/storage/, state/ (locks,
-// the prompt history, kv.json), and tries to write config/.gitignore and
+// -shm: sessions, messages), data/log/, data/storage/, state/locks/,
+// state/model.json, state/prompt-history.jsonl, and tries to write config/.gitignore and
 // install @opencode-ai/plugin into every config directory (package.json,
 // node_modules: code, which lands in the scratch and is dropped).
 // Code and trust stay read-only: config/ whole (opencode.json(c),
@@ -44,8 +44,8 @@ func (Agent) State(s agents.Session) agents.State {
 	d := func(n string) string { return filepath.Join(data, n) }
 	return agents.State{
 		Dirs:       []string{config, data, state, cache},
-		Write:      []string{d("log"), d("storage"), d("tool-output"), state},
-		CreateDirs: []string{data, d("log"), d("storage"), state},
+		Write:      []string{d("log"), d("storage"), d("tool-output"), filepath.Join(state, "locks")},
+		CreateDirs: []string{data, d("log"), d("storage"), state, filepath.Join(state, "locks")},
 		Keep: []agents.KeptFile{
 			{Name: "opencode.db", Format: agents.Magic("SQLite format 3\x00")},
 			{Name: "opencode.db-wal", Format: agents.Magic("\x37\x7f\x06\x82", "\x37\x7f\x06\x83")},
@@ -55,6 +55,12 @@ func (Agent) State(s agents.Session) agents.State {
 			// cache/: the models list it fetched.
 			{Name: "models*.json", Format: agents.JSONDoc},
 			{Name: "version", Format: agents.Token},
+			// state/: the chosen model, the TUI's key-value store, the
+			// prompt history.
+			{Name: "model.json", Format: agents.JSONDoc},
+			{Name: "kv.json", Format: agents.JSONDoc},
+			{Name: "prompt-history.jsonl", Format: agents.JSONLines},
+			{Name: "frecency.jsonl", Format: agents.JSONLines},
 		},
 		ReadOnly: []string{
 			filepath.Join(config, "opencode.json"), filepath.Join(config, "opencode.jsonc"), filepath.Join(config, "config.json"),
