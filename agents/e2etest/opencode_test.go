@@ -58,19 +58,25 @@ func TestOpencode(t *testing.T) {
 	asUsers(t, opencodeEnv, "opencode", func(t *testing.T, e *env) {
 		e.write("peek.sh", peekScript)
 		e.write("src.txt", "WORKSPACE-TEXT\n")
-		write := func(p string) mockmodel.Turn {
-			return mockmodel.Turn{{Tool: "write", Input: map[string]any{"filePath": p, "content": evilText + "\n"}}}
+		write := func(p string) mockmodel.Call {
+			return mockmodel.Call{Tool: "write", Input: map[string]any{"filePath": p, "content": evilText + "\n"}}
 		}
+		// Two turns of several calls each: every turn is a request of
+		// its own, slow on a loaded machine.
 		e.script(
-			mockmodel.Turn{mockmodel.Shell(allowedCommand(e, "OPENAI_API_KEY"))}, // call_1_0
-			mockmodel.Turn{mockmodel.Shell("sh ./peek.sh")},                      // call_2_0
-			mockmodel.Turn{mockmodel.Shell(deniedCommand)},                       // call_3_0
-			write(filepath.Join(e.home, "outside.txt")),                          // call_4_0
-			write(filepath.Join(e.home, ".config", "opencode", "opencode.json")), // call_5_0
-			write(filepath.Join(e.ws, ".opencode", "plugins", "p.js")),           // call_6_0
-			write(filepath.Join(e.ws, "new.txt")),                                // call_7_0
-			mockmodel.Turn{{Tool: "edit", Input: map[string]any{"filePath": filepath.Join(e.ws, "src.txt"),
-				"oldString": "WORKSPACE-TEXT", "newString": "EDITED-TEXT"}}}, // call_8_0
+			mockmodel.Turn{
+				mockmodel.Shell(allowedCommand(e, "OPENAI_API_KEY")), // call_1_0
+				mockmodel.Shell("sh ./peek.sh"),                      // call_1_1
+				mockmodel.Shell(deniedCommand),                       // call_1_2
+			},
+			mockmodel.Turn{
+				write(filepath.Join(e.home, "outside.txt")),                          // call_2_0
+				write(filepath.Join(e.home, ".config", "opencode", "opencode.json")), // call_2_1
+				write(filepath.Join(e.ws, ".opencode", "plugins", "p.js")),           // call_2_2
+				write(filepath.Join(e.ws, "new.txt")),                                // call_2_3
+				{Tool: "edit", Input: map[string]any{"filePath": filepath.Join(e.ws, "src.txt"),
+					"oldString": "WORKSPACE-TEXT", "newString": "EDITED-TEXT"}}, // call_2_4
+			},
 		)
 		env := opencodeSetup(e)
 		out, errs, code := e.launch("opencode", env, "run", "run the command")
@@ -83,10 +89,10 @@ func TestOpencode(t *testing.T) {
 			t.Fatalf("launch opencode failed%s", ctx)
 		}
 		e.checkAllowed(res["call_1_0"], out, errs)
-		if r := res["call_2_0"]; !strings.Contains(r, "script-ran") || !strings.Contains(r, "script-canary=unreadable") {
+		if r := res["call_1_1"]; !strings.Contains(r, "script-ran") || !strings.Contains(r, "script-canary=unreadable") {
 			t.Errorf("the workspace script did not run in the sandbox: %q%s", r, ctx)
 		}
-		e.checkDenied(res["call_3_0"])
+		e.checkDenied(res["call_1_2"])
 		if e.mock.Saw(canaryText) {
 			t.Errorf("the model received the ~/.ssh canary%s", ctx)
 		}
@@ -104,8 +110,13 @@ func TestOpencode(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(e.home, ".config", "opencode", "opencode.json")); string(b) != opencodeConfig(e) {
 			t.Errorf("write changed opencode's own config: %q", b)
 		}
+		// .opencode/ is protected: a missing one the ring makes is moved
+		// to the quarantine by the guard at once, and said at the end.
 		if _, err := os.Stat(filepath.Join(e.ws, ".opencode", "plugins", "p.js")); err == nil {
 			t.Errorf("write made a plugin in the repository's .opencode/")
+		}
+		if strings.Contains(res["call_2_2"], "successfully") && !strings.Contains(errs, ".opencode is a protected path and appeared") {
+			t.Errorf("the write of .opencode/ went through and no guard's line names it%s", ctx)
 		}
 		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
 			t.Errorf("write of the workspace (the control) failed: %q%s", b, ctx)
