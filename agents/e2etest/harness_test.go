@@ -238,12 +238,17 @@ func (e *env) launch(agent string, extraEnv []string, args ...string) (string, s
 	return out, errs, code
 }
 
+// liteWait bounds one lite-sandbox run: a hang guard only, never a
+// timing assertion. A native agent's run of a few turns (opencode) took
+// 85 s as nobody on a loaded 2-core machine, so two minutes was too close.
+const liteWait = 4 * time.Minute
+
 // lite runs the lite-sandbox binary with args in the workspace as e's
-// user, stdin /dev/null, with a hang guard of two minutes, and returns
+// user, stdin /dev/null, with a hang guard (liteWait), and returns
 // its stdout, stderr and exit status.
 func (e *env) lite(extraEnv []string, args ...string) (string, string, int) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), liteWait)
 	defer cancel()
 	cmd := e.lsCmd(ctx, args...)
 	cmd.Env = append(cmd.Env, extraEnv...)
@@ -252,7 +257,7 @@ func (e *env) lite(extraEnv []string, args ...string) (string, string, int) {
 	e.chownTree()
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		e.t.Fatalf("lite-sandbox %s: timed out after 120s\nstdout:\n%s\nstderr:\n%s", args[0], out.String(), errb.String())
+		e.t.Fatalf("lite-sandbox %s: timed out after %v\nstdout:\n%s\nstderr:\n%s", args[0], liteWait, out.String(), errb.String())
 	}
 	code := 0
 	if err != nil {

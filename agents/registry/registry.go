@@ -17,6 +17,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"
 	"github.com/lite-sandbox/lite-sandbox/agents/crush"
 	"github.com/lite-sandbox/lite-sandbox/agents/gemini"
+	"github.com/lite-sandbox/lite-sandbox/agents/opencode"
 	"github.com/lite-sandbox/lite-sandbox/agents/pi"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -28,6 +29,7 @@ var all = []agents.Agent{
 	crush.New(),
 	pi.New(),
 	gemini.New(),
+	opencode.New(),
 }
 
 // All returns the adapters, in order.
