@@ -31,6 +31,7 @@ var homeCode = []string{
 	".local/bin/", "bin/", ".vimrc", ".vim/", ".config/nvim/", ".emacs", ".emacs.d/",
 	// Agents and lite-sandbox itself.
 	".claude/", ".claude.json", ".codex/", ".pi/", ".gemini/", ".config/crush/", ".local/share/crush/",
+	".copilot/", ".cache/copilot/",
 	".config/lite-sandbox/",
 }
 

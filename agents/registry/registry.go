@@ -15,6 +15,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"
+	"github.com/lite-sandbox/lite-sandbox/agents/copilot"
 	"github.com/lite-sandbox/lite-sandbox/agents/crush"
 	"github.com/lite-sandbox/lite-sandbox/agents/gemini"
 	"github.com/lite-sandbox/lite-sandbox/agents/pi"
@@ -28,6 +29,7 @@ var all = []agents.Agent{
 	crush.New(),
 	pi.New(),
 	gemini.New(),
+	copilot.New(),
 }
 
 // All returns the adapters, in order.
