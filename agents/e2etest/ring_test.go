@@ -101,7 +101,17 @@ func canRunAsNobody(t *testing.T, dir, name string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(dir, name), "--version")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	cmd.Env = []string{"PATH=" + dir + ":/usr/local/bin:/usr/bin:/bin", "HOME=/nonexistent"}
+	// A home nobody may write: Copilot's native binary extracts its
+	// JavaScript there before it can print its version.
+	home, err := os.MkdirTemp("/var/tmp", "lite-sandbox-nobody-home-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	if err := os.Chmod(home, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = []string{"PATH=" + dir + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + home}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		msg := fmt.Sprintf("%s in %s cannot run as an unprivileged user (%v: %.200s): install the CLIs where every user may read them (LITE_SANDBOX_AGENTS_DIR, as scripts/test does)", name, dir, err, out)
 		if os.Getenv("LITE_SANDBOX_AGENTS_SHARED") == "1" {

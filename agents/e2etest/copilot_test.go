@@ -1,0 +1,116 @@
+// Copyright 2026 The lite-sandbox Authors.
+// SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package e2etest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
+)
+
+const copilotInstall = "npm install -g @github/copilot@1.0.102"
+
+// copilotSetup is Copilot's own provider (BYOK) against the mock model,
+// offline: no GitHub login, telemetry or update check. Its shell tool is
+// "bash" {command} on the Chat Completions API, as the mock's chat
+// route speaks it.
+func copilotSetup(e *env) []string {
+	return []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + e.mock.URL + "/v1",
+		"COPILOT_PROVIDER_API_KEY=" + secretKey, "COPILOT_MODEL=gpt-4.1"}
+}
+
+// copilotEnv is a ring env (home and workspace outside /tmp, which the
+// ring hides) with the real Copilot CLI.
+func copilotEnv(t *testing.T) *env {
+	e := keepEnvWith(t, agentBin(t, "copilot", copilotInstall))
+	e.canary = filepath.Join(e.home, ".ssh", "canary")
+	e.write("~/.ssh/canary", canaryText+"\n")
+	return e
+}
+
+const copilotHook = `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"echo HOOK > hook-ran.txt"}]}}`
+
+// TestCopilot (#30): `launch copilot` with the real CLI against the
+// scripted model, in the agent ring, as root and as nobody. Its shell
+// tool's commands go through the shim: an allowed one runs in the
+// session's sandbox (it writes the workspace, cannot read the ~/.ssh
+// canary nor see the API key), a workspace script the validator cannot
+// read into cannot read the canary either, a refused one is explained in
+// the next request and nothing of it runs. Its file tools (all paths
+// allowed by --yolo, so that Copilot's own path check lets them
+// through) are held by the ring: reading the canary, writing the home
+// and its own settings and hooks fail, while reading and writing the
+// workspace work (the positive controls).
+func TestCopilot(t *testing.T) {
+	asUsers(t, copilotEnv, "copilot", func(t *testing.T, e *env) {
+		e.write("peek.sh", peekScript)
+		e.write("src.txt", "WORKSPACE-TEXT\n")
+		e.write("~/.copilot/settings.json", "{}\n")
+		read := func(p string) mockmodel.Turn {
+			return mockmodel.Turn{{Tool: "view", Input: map[string]any{"path": p}}}
+		}
+		write := func(p, text string) mockmodel.Turn {
+			return mockmodel.Turn{{Tool: "create", Input: map[string]any{"path": p, "file_text": text}}}
+		}
+		e.script(
+			mockmodel.Turn{mockmodel.Shell(allowedCommand(e, "COPILOT_PROVIDER_API_KEY"))}, // call_1_0
+			mockmodel.Turn{mockmodel.Shell("sh ./peek.sh")},                                // call_2_0
+			mockmodel.Turn{mockmodel.Shell(deniedCommand)},                                 // call_3_0
+			read(e.canary),                       // call_4_0
+			read(filepath.Join(e.ws, "src.txt")), // call_5_0
+			write(filepath.Join(e.home, "outside.txt"), evilText+"\n"),                  // call_6_0
+			write(filepath.Join(e.home, ".copilot", "hooks", "evil.json"), copilotHook), // call_7_0
+			write(filepath.Join(e.ws, "new.txt"), evilText+"\n"),                        // call_8_0
+		)
+		out, errs, code := e.launch("copilot", copilotSetup(e), "--yolo", "-p", "run the command")
+		ctx := fmt.Sprintf("\nexit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		res := e.mock.Results()
+		for id, r := range res {
+			t.Logf("result %s: %.400q", id, r)
+		}
+		if code != 0 {
+			t.Fatalf("launch copilot failed%s", ctx)
+		}
+		e.checkAllowed(res["call_1_0"], out, errs)
+		if r := res["call_2_0"]; !strings.Contains(r, "script-ran") || !strings.Contains(r, "script-canary=unreadable") {
+			t.Errorf("the workspace script did not run in the sandbox: %q%s", r, ctx)
+		}
+		e.checkDenied(res["call_3_0"])
+		if e.mock.Saw(canaryText) {
+			t.Errorf("the model received the ~/.ssh canary%s", ctx)
+		}
+		if r := res["call_4_0"]; !strings.Contains(r, "does not exist") || strings.Contains(r, canaryText) {
+			t.Errorf("view of the canary was not refused: %q", r)
+		}
+		if b, err := os.ReadFile(e.canary); err != nil || !strings.Contains(string(b), canaryText) {
+			t.Errorf("the canary is not on the host (%v): the check proves nothing", err)
+		}
+		if r := res["call_5_0"]; !strings.Contains(r, "WORKSPACE-TEXT") {
+			t.Errorf("view of the workspace (the control) failed: %q", r)
+		}
+		// In the ring the write lands in the scratch home: gone at the
+		// end, and named in the closing line.
+		if _, err := os.Stat(filepath.Join(e.home, "outside.txt")); err == nil {
+			t.Errorf("create wrote the home outside the workspace")
+		}
+		if !strings.Contains(errs, "~/outside.txt") {
+			t.Errorf("the closing line does not name the dropped ~/outside.txt%s", ctx)
+		}
+		if _, err := os.Stat(filepath.Join(e.home, ".copilot", "hooks", "evil.json")); err == nil {
+			t.Errorf("create wrote a hook into Copilot's own ~/.copilot/hooks")
+		}
+		if b, _ := os.ReadFile(filepath.Join(e.home, ".copilot", "settings.json")); string(b) != "{}\n" {
+			t.Errorf("Copilot's own settings.json changed: %q", b)
+		}
+		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
+			t.Errorf("create of the workspace (the control) failed: %q%s", b, ctx)
+		}
+	})
+}
