@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/agents/mockmodel"
 )
@@ -112,5 +113,61 @@ func TestCopilot(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
 			t.Errorf("create of the workspace (the control) failed: %q%s", b, ctx)
 		}
+	})
+}
+
+// TestCopilotTUI (#30): Copilot's TUI under launch, in tmux, from a
+// job-control shell, as root and as nobody: the folder's trust is asked
+// and given for the session, a prompt gets the mock's shell call run in
+// the session's sandbox and the answer rendered; Ctrl-Z gives the shell
+// back with the job Stopped; fg brings it back and it takes keys again;
+// /exit ends it with status 0 and the terminal as it was.
+func TestCopilotTUI(t *testing.T) {
+	asUsers(t, copilotEnv, "copilot", func(t *testing.T, e *env) {
+		e.setCommand(allowedCommand(e, "COPILOT_PROVIDER_API_KEY"))
+		env := append(copilotSetup(e), "TERM=xterm-256color")
+		u := e.startTUI(env, "bash", "--norc", "--noprofile", "-i")
+		prompt := func() bool {
+			s := strings.TrimSpace(u.screen())
+			return strings.HasSuffix(s, "$") || strings.HasSuffix(s, "#")
+		}
+		u.waitFor("the shell's prompt", prompt)
+		u.typeText(fmt.Sprintf("%s launch --sandbox on copilot -- --yolo", binary), true)
+		// A first start extracts the CLI (235 MB) into the scratch home:
+		// a longer guard on a loaded machine.
+		if !u.poll(3*time.Minute, u.shows("Do you trust the files in this folder?")) {
+			t.Fatalf("Copilot's TUI did not start; the terminal shows:\n%s", u.screen())
+		}
+		u.keys("Enter") // 1. Yes (this session)
+		u.waitScreen("Allow All")
+		u.submit("run the command", "the answer", u.shows(finalText))
+		t.Logf("the shell call's result: %q", e.mock.ToolResults())
+		if b, err := os.ReadFile(filepath.Join(e.ws, "probe.txt")); err != nil || strings.TrimSpace(string(b)) != "PROBE" {
+			t.Errorf("the shell call did not run: probe.txt %q, %v", b, err)
+		}
+		if r := e.mock.ToolResults(); len(r) == 0 || !strings.Contains(r[0], "canary=unreadable") {
+			t.Errorf("the shell call did not run in the sandbox: %q", r)
+		}
+		if e.mock.Saw(canaryText) {
+			t.Errorf("the model received the ~/.ssh canary")
+		}
+		u.keys("C-z")
+		u.waitScreen("Stopped")
+		u.waitFor("the shell's prompt after Ctrl-Z", prompt)
+		u.typeText("fg", true)
+		// Back and taking keys: what is typed after fg shows in its input.
+		u.typeText("zqxj", false)
+		u.waitFor("the typed keys in Copilot's input after fg", func() bool {
+			for _, l := range strings.Split(u.screen(), "\n") {
+				if l = strings.TrimSpace(l); strings.HasPrefix(l, "❯") && strings.HasSuffix(l, "zqxj") {
+					return true
+				}
+			}
+			return false
+		})
+		u.keys("C-u")
+		u.submit("/exit", "the shell's prompt", prompt)
+		u.typeText("exit", true)
+		u.finish(0)
 	})
 }
