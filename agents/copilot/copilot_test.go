@@ -49,6 +49,11 @@ func TestState(t *testing.T) {
 	if !slices.Contains(st.Providers, "api.githubcopilot.com") {
 		t.Errorf("default Providers = %v", st.Providers)
 	}
+	rs := agentstest.RingSession(nil)
+	rs.Agent.Version = "GitHub Copilot CLI 1.0.102.\nRun 'copilot update' to check for updates."
+	if got := New().State(rs).Read; len(got) != 3 || filepath.Base(got[1]) != "1.0.102" || filepath.Dir(filepath.Dir(got[1])) != "/home/u/.cache/copilot/pkg" {
+		t.Errorf("Read with a detected version = %v", got)
+	}
 	home := New().State(agentstest.RingSession(map[string]string{"COPILOT_HOME": "/srv/cp"}))
 	if !slices.Equal(home.Dirs, []string{"/srv/cp"}) {
 		t.Errorf("Dirs with COPILOT_HOME = %v", home.Dirs)

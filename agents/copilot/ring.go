@@ -5,6 +5,8 @@ package copilot
 
 import (
 	"path/filepath"
+	"regexp"
+	"runtime"
 
 	"github.com/lite-sandbox/lite-sandbox/agents"
 )
@@ -27,9 +29,10 @@ func copilotDir(s agents.Session) string {
 // (a CLI package a start runs). Measured with 1.0.102: a run writes
 // config.json, settings.json.lock, session-store.db (and -wal, -shm),
 // session-state/<id>/ and logs/, and extracts its JavaScript (235 MB)
-// into ~/.cache/copilot/pkg/<platform>/<version>, which it runs: not
-// shown in the ring, so each launch extracts it into the scratch home
-// and the host's is never written.
+// into ~/.cache/copilot/pkg/<platform>/<version>, which it runs: only
+// that version's directory, when the host has it, is shown (read-only:
+// the code the host runs anyway); else each launch extracts it into the
+// scratch home, and the host's cache is never written.
 func (Agent) State(s agents.Session) agents.State {
 	dir := copilotDir(s)
 	j := func(n string) string { return filepath.Join(dir, n) }
@@ -49,7 +52,7 @@ func (Agent) State(s agents.Session) agents.State {
 		},
 		// The GitHub CLI's login, which Copilot reads (never its
 		// config.yml, whose aliases run commands).
-		Read: []string{filepath.Join(s.Home, ".config", "gh", "hosts.yml")},
+		Read: append([]string{filepath.Join(s.Home, ".config", "gh", "hosts.yml")}, extracted(s)...),
 		LoginEnv: []string{"COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST", "COPILOT_GH_HOST",
 			"COPILOT_PROVIDER_*", "COPILOT_MODEL", "COPILOT_OFFLINE"},
 		Providers: providers(s),
@@ -73,4 +76,30 @@ func providers(s agents.Session) []string {
 		return []string{u}
 	}
 	return defaultHosts
+}
+
+// versionRE finds the version in `copilot --version` ("GitHub Copilot
+// CLI 1.0.102.").
+var versionRE = regexp.MustCompile(`\b\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?\b`)
+
+// extracted are the directories the installed CLI extracts its package
+// into and runs from (1.0.102's SEA loader: <cache>/pkg/<platform>/
+// <version>, the platform linux-x64, linuxmusl-x64, ...), for the
+// detected version only: another version's directory is code this CLI
+// would not run, and with its self-update off it never looks there.
+func extracted(s agents.Session) []string {
+	v := versionRE.FindString(s.Agent.Version)
+	if v == "" {
+		return nil
+	}
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	if arch == "" {
+		return nil
+	}
+	cache := filepath.Join(s.Home, ".cache")
+	if x := s.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
+		cache = filepath.Clean(x)
+	}
+	pkg := filepath.Join(cache, "copilot", "pkg")
+	return []string{filepath.Join(pkg, "linux-"+arch, v), filepath.Join(pkg, "linuxmusl-"+arch, v)}
 }

@@ -8,6 +8,7 @@ package e2etest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,6 +37,24 @@ func copilotEnv(t *testing.T) *env {
 	return e
 }
 
+// copilotExtract runs the CLI once on the host with the env's home, as
+// a user who has used Copilot before has: its package extracted into
+// ~/.cache/copilot/pkg/<platform>/<version>, which the ring shows
+// read-only. It returns that package's index.js.
+func copilotExtract(e *env) string {
+	e.t.Helper()
+	cmd := exec.Command(filepath.Join(e.agentDir, "copilot"), "--version")
+	cmd.Env = []string{"HOME=" + e.home, "PATH=" + e.agentDir + ":/usr/local/bin:/usr/bin:/bin", "COPILOT_AUTO_UPDATE=false"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		e.t.Fatalf("copilot --version: %v\n%s", err, out)
+	}
+	m, _ := filepath.Glob(filepath.Join(e.home, ".cache", "copilot", "pkg", "*", "1.0.102", "index.js"))
+	if len(m) != 1 {
+		e.t.Fatalf("the extracted package's index.js: %v", m)
+	}
+	return m[0]
+}
+
 const copilotHook = `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"echo HOOK > hook-ran.txt"}]}}`
 
 // TestCopilot (#30): `launch copilot` with the real CLI against the
@@ -54,11 +73,19 @@ func TestCopilot(t *testing.T) {
 		e.write("peek.sh", peekScript)
 		e.write("src.txt", "WORKSPACE-TEXT\n")
 		e.write("~/.copilot/settings.json", "{}\n")
+		index := copilotExtract(e)
+		indexBefore, err := os.ReadFile(index)
+		if err != nil {
+			t.Fatal(err)
+		}
 		read := func(p string) mockmodel.Turn {
 			return mockmodel.Turn{{Tool: "view", Input: map[string]any{"path": p}}}
 		}
 		write := func(p, text string) mockmodel.Turn {
 			return mockmodel.Turn{{Tool: "create", Input: map[string]any{"path": p, "file_text": text}}}
+		}
+		edit := func(p, old, repl string) mockmodel.Turn {
+			return mockmodel.Turn{{Tool: "edit", Input: map[string]any{"path": p, "old_str": old, "new_str": repl}}}
 		}
 		e.script(
 			mockmodel.Turn{mockmodel.Shell(allowedCommand(e, "COPILOT_PROVIDER_API_KEY"))}, // call_1_0
@@ -69,6 +96,8 @@ func TestCopilot(t *testing.T) {
 			write(filepath.Join(e.home, "outside.txt"), evilText+"\n"),                  // call_6_0
 			write(filepath.Join(e.home, ".copilot", "hooks", "evil.json"), copilotHook), // call_7_0
 			write(filepath.Join(e.ws, "new.txt"), evilText+"\n"),                        // call_8_0
+			edit(index, string(indexBefore[:40]), "process.exit(0);"),                   // call_9_0
+			edit(filepath.Join(e.ws, "src.txt"), "WORKSPACE-TEXT", "EDITED-TEXT"),       // call_10_0
 		)
 		out, errs, code := e.launch("copilot", copilotSetup(e), "--yolo", "-p", "run the command")
 		ctx := fmt.Sprintf("\nexit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
@@ -112,6 +141,16 @@ func TestCopilot(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
 			t.Errorf("create of the workspace (the control) failed: %q%s", b, ctx)
+		}
+		// The CLI's extracted code, which the host runs at its next start.
+		if b, _ := os.ReadFile(index); string(b) != string(indexBefore) {
+			t.Errorf("edit changed the extracted CLI's index.js (%q)", res["call_9_0"])
+		}
+		if r := res["call_9_0"]; !strings.Contains(r, "EROFS") {
+			t.Errorf("edit of the extracted CLI was not refused by the ring: %q", r)
+		}
+		if b, _ := os.ReadFile(filepath.Join(e.ws, "src.txt")); !strings.Contains(string(b), "EDITED-TEXT") {
+			t.Errorf("edit of the workspace (the control) failed: %q (%q)", b, res["call_10_0"])
 		}
 	})
 }
