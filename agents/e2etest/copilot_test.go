@@ -55,6 +55,16 @@ func copilotExtract(e *env) string {
 	return m[0]
 }
 
+// copilotUserHook is the user's own preToolUse hook (~/.copilot/hooks/):
+// Copilot runs its command with the same bash as the shell tool's, so
+// it runs in the session's sandbox: the canary unreadable (a path the
+// validator cannot see), the provider's key absent (the ring's
+// environment has it, the sandbox's does not). A hook command the
+// validator refuses (a literal ~/.ssh path) makes Copilot deny the tool
+// ("hook errored", measured): closed.
+const copilotUserHook = `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":` +
+	`"{ d=.ssh; cat $HOME/$d/canary || echo hook-canary=unreadable; echo hook-key=${COPILOT_PROVIDER_API_KEY:-absent}; echo hook-ran; } >> hook-out.txt 2>&1"}]}}`
+
 const copilotHook = `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"echo HOOK > hook-ran.txt"}]}}`
 
 // TestCopilot (#30): `launch copilot` with the real CLI against the
@@ -73,6 +83,7 @@ func TestCopilot(t *testing.T) {
 		e.write("peek.sh", peekScript)
 		e.write("src.txt", "WORKSPACE-TEXT\n")
 		e.write("~/.copilot/settings.json", "{}\n")
+		e.write("~/.copilot/hooks/user.json", copilotUserHook)
 		index := copilotExtract(e)
 		indexBefore, err := os.ReadFile(index)
 		if err != nil {
@@ -141,6 +152,11 @@ func TestCopilot(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
 			t.Errorf("create of the workspace (the control) failed: %q%s", b, ctx)
+		}
+		hook, _ := os.ReadFile(filepath.Join(e.ws, "hook-out.txt"))
+		if h := string(hook); !strings.Contains(h, "hook-ran") || !strings.Contains(h, "hook-canary=unreadable") ||
+			!strings.Contains(h, "hook-key=absent") || strings.Contains(h, canaryText) {
+			t.Errorf("the user's hook did not run in the session's sandbox: hook-out.txt %q", h)
 		}
 		// The CLI's extracted code, which the host runs at its next start.
 		if b, _ := os.ReadFile(index); string(b) != string(indexBefore) {
