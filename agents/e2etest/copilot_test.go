@@ -144,31 +144,40 @@ func TestCopilot(t *testing.T) {
 		if !strings.Contains(errs, "~/outside.txt") {
 			t.Errorf("the closing line does not name the dropped ~/outside.txt%s", ctx)
 		}
-		if _, err := os.Stat(filepath.Join(e.home, ".copilot", "hooks", "evil.json")); err == nil {
-			t.Errorf("create wrote a hook into Copilot's own ~/.copilot/hooks")
-		}
-		if b, _ := os.ReadFile(filepath.Join(e.home, ".copilot", "settings.json")); string(b) != "{}\n" {
-			t.Errorf("Copilot's own settings.json changed: %q", b)
-		}
-		if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
-			t.Errorf("create of the workspace (the control) failed: %q%s", b, ctx)
-		}
-		hook, _ := os.ReadFile(filepath.Join(e.ws, "hook-out.txt"))
-		if h := string(hook); !strings.Contains(h, "hook-ran") || !strings.Contains(h, "hook-canary=unreadable") ||
-			!strings.Contains(h, "hook-key=absent") || strings.Contains(h, canaryText) {
-			t.Errorf("the user's hook did not run in the session's sandbox: hook-out.txt %q", h)
-		}
-		// The CLI's extracted code, which the host runs at its next start.
-		if b, _ := os.ReadFile(index); string(b) != string(indexBefore) {
-			t.Errorf("edit changed the extracted CLI's index.js (%q)", res["call_9_0"])
-		}
-		if r := res["call_9_0"]; !strings.Contains(r, "EROFS") {
-			t.Errorf("edit of the extracted CLI was not refused by the ring: %q", r)
-		}
-		if b, _ := os.ReadFile(filepath.Join(e.ws, "src.txt")); !strings.Contains(string(b), "EDITED-TEXT") {
-			t.Errorf("edit of the workspace (the control) failed: %q (%q)", b, res["call_10_0"])
-		}
+		checkCopilotState(t, e, res, index, indexBefore, ctx)
 	})
+}
+
+// checkCopilotState: Copilot's file tools could not write its own
+// code-bearing state (a hook, its settings, the extracted CLI) and did
+// write the workspace (the controls); the user's hook ran in the
+// session's sandbox.
+func checkCopilotState(t *testing.T, e *env, res map[string]string, index string, indexBefore []byte, ctx string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(e.home, ".copilot", "hooks", "evil.json")); err == nil {
+		t.Errorf("create wrote a hook into Copilot's own ~/.copilot/hooks")
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.home, ".copilot", "settings.json")); string(b) != "{}\n" {
+		t.Errorf("Copilot's own settings.json changed: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.ws, "new.txt")); !strings.Contains(string(b), evilText) {
+		t.Errorf("create of the workspace (the control) failed: %q%s", b, ctx)
+	}
+	hook, _ := os.ReadFile(filepath.Join(e.ws, "hook-out.txt"))
+	if h := string(hook); !strings.Contains(h, "hook-ran") || !strings.Contains(h, "hook-canary=unreadable") ||
+		!strings.Contains(h, "hook-key=absent") || strings.Contains(h, canaryText) {
+		t.Errorf("the user's hook did not run in the session's sandbox: hook-out.txt %q", h)
+	}
+	// The CLI's extracted code, which the host runs at its next start.
+	if b, _ := os.ReadFile(index); string(b) != string(indexBefore) {
+		t.Errorf("edit changed the extracted CLI's index.js (%q)", res["call_9_0"])
+	}
+	if r := res["call_9_0"]; !strings.Contains(r, "EROFS") {
+		t.Errorf("edit of the extracted CLI was not refused by the ring: %q", r)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.ws, "src.txt")); !strings.Contains(string(b), "EDITED-TEXT") {
+		t.Errorf("edit of the workspace (the control) failed: %q (%q)", b, res["call_10_0"])
+	}
 }
 
 // TestCopilotTUI (#30): Copilot's TUI under launch, in tmux, from a
