@@ -124,6 +124,11 @@ func TestCopilot(t *testing.T) {
 			t.Errorf("the workspace script did not run in the sandbox: %q%s", r, ctx)
 		}
 		e.checkDenied(res["call_3_0"])
+		// The routed resume line, from the session Copilot kept in
+		// ~/.copilot/session-state (its own line names bare copilot).
+		if !strings.Contains(errs, "to resume this session in the sandbox:") || !strings.Contains(errs, "copilot -- --resume=") {
+			t.Errorf("no routed resume line%s", ctx)
+		}
 		if e.mock.Saw(canaryText) {
 			t.Errorf("the model received the ~/.ssh canary%s", ctx)
 		}
