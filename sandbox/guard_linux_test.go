@@ -51,7 +51,7 @@ func TestGuardedPaths(t *testing.T) {
 			script := `set -e; mkdir -p "$(dirname "$1")"; echo x > "$1"; echo ok > "$1.beside"
 				i=0; while [ -e "$1" ]; do i=$((i+1)); [ $i -lt 3000 ] || exit 9; sleep 0.01; done; echo GONE`
 			if strings.HasSuffix(pr, "/") {
-				script = `set -e; mkdir x.d; echo '{}' > x.d/settings.json; echo ok > "$1.beside"; mv x.d "$1"
+				script = `set -e; mkdir -p "$(dirname "$1")"; mkdir x.d; echo '{}' > x.d/settings.json; echo ok > "$1.beside"; mv x.d "$1"
 				i=0; while [ -e "$1" ]; do i=$((i+1)); [ $i -lt 3000 ] || exit 9; sleep 0.01; done; echo GONE`
 			}
 			r, moved := runConfinedQ(t, b, s, runOpts{}, script, name)
@@ -67,6 +67,10 @@ func TestGuardedPaths(t *testing.T) {
 				t.Errorf("control: %s.beside = %q, %v", name, got, err)
 			}
 			os.Remove(beside)
+			if d := filepath.Dir(name); d != "." {
+				// The parent the command made (.github) is ordinary: it stays.
+				os.Remove(filepath.Join(ws, d))
+			}
 		})
 	}
 

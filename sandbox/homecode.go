@@ -32,6 +32,7 @@ var homeCode = []string{
 	// Agents and lite-sandbox itself.
 	".claude/", ".claude.json", ".codex/", ".pi/", ".gemini/", ".config/crush/", ".local/share/crush/",
 	".config/opencode/", ".opencode/", ".local/share/opencode/",
+	".copilot/", ".cache/copilot/",
 	".config/lite-sandbox/",
 }
 

@@ -102,7 +102,8 @@ func canRunAsNobody(t *testing.T, dir, name string) {
 	cmd := exec.Command(filepath.Join(dir, name), "--version")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	// A home of its own: opencode makes its XDG directories even for
-	// --version.
+	// --version, and Copilot's native binary extracts its JavaScript
+	// there before it can print its version.
 	home, err := os.MkdirTemp("/var/tmp", "lite-sandbox-nobody-home-")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/agents/claude"
 	"github.com/lite-sandbox/lite-sandbox/agents/codex"
+	"github.com/lite-sandbox/lite-sandbox/agents/copilot"
 	"github.com/lite-sandbox/lite-sandbox/agents/crush"
 	"github.com/lite-sandbox/lite-sandbox/agents/gemini"
 	"github.com/lite-sandbox/lite-sandbox/agents/opencode"
@@ -30,6 +31,7 @@ var all = []agents.Agent{
 	pi.New(),
 	gemini.New(),
 	opencode.New(),
+	copilot.New(),
 }
 
 // All returns the adapters, in order.
