@@ -58,9 +58,9 @@ func TestLandlockSandbox(t *testing.T) {
 	home, ws := fakeHome(t)
 	base := specFor(t, ws, home, nil)
 	const (
-		noTmp  = "no private /tmp (a temp directory and TMPDIR instead; docs/confinement.md, \"The Landlock backend\")"
-		noPid  = "class 7 partly held, 23 and 35 not: no PID namespace, host processes visible (TestHostProcessBothBackends tests class 22)"
-		noNet  = "no network namespace: off is TCP by Landlock (class 20 row; TestLandlockNetworkOff in agents/e2etest)"
+		noTmp = "no private /tmp (a temp directory and TMPDIR instead; docs/confinement.md, \"The Landlock backend\")"
+		noPid = "class 7 partly held, 23 and 35 not: no PID namespace, host processes visible (TestHostProcessBothBackends tests class 22)"
+		noNet = "no network namespace: off is TCP by Landlock (class 20 row; TestLandlockNetworkOff in agents/e2etest)"
 	)
 	for _, c := range []struct {
 		name string
