@@ -77,6 +77,18 @@ type State struct {
 	// which would otherwise bury the names that matter (#31). A trailing
 	// "/" marks a directory and what is below it.
 	Scratch []string
+	// LandlockEnv and LandlockWrite are what the agent needs in the
+	// Landlock ring only (#28), which has no scratch copy to give a kept
+	// file and no layer to take a new name in a state directory:
+	// variables (NAME=VALUE) that move state the agent must create
+	// there to a SessionWrite directory (Codex's SQLite state: not
+	// kept), and kept files it must open for writing, granted
+	// read-write in place, created empty first when missing (a
+	// directory, with a trailing "/", made 0700). Name only
+	// data no program runs or trusts: they are written unchecked
+	// (docs/ring.md "The Landlock ring").
+	LandlockEnv   []string
+	LandlockWrite []string
 }
 
 // GuardedFile is a JSON file launch restores after the session but for

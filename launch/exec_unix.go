@@ -66,7 +66,7 @@ func execEnv(ctx context.Context, env, argv []string, stdin io.Reader, stdout, s
 	switch {
 	case inRing(ctx):
 		attr = &syscall.SysProcAttr{Setsid: true}
-		term.DieWithParent(attr)
+		term.LeaderDiesWithParent(attr)
 		tty = -1
 	case tty >= 0:
 		attr.Foreground = true

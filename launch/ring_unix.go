@@ -25,12 +25,11 @@ func signalProgram(ctx context.Context, cmd *exec.Cmd, sig os.Signal) {
 	cmd.Process.Signal(sig)
 }
 
-// endRing kills what the agent left running in the ring's process group
-// once the agent (bwrap's child) is gone: without a PID namespace,
-// bwrap's --die-with-parent reaches only its own child, and a background
-// process of the agent would outlive the session. A process that made a
-// session of its own (setsid) escapes this, and so does everything when
-// the launcher is killed with SIGKILL (documented).
+// endRing kills what is left in the group of the program the launcher
+// started once it is gone. In the ring that program is the pty leader
+// (term.ServeLeader), which has already killed every process below it,
+// one that made a session of its own (setsid) too, and does so also
+// when the launcher is killed with SIGKILL (escape class 41).
 func endRing(ctx context.Context, cmd *exec.Cmd) {
 	if inRing(ctx) && cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

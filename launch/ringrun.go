@@ -43,6 +43,7 @@ func runInRing(ctx context.Context, o AgentOptions, b sandbox.Backend, info agen
 	}
 	in := ring.NewInput(o.Agent, info, o.Policy, spec, plan.Argv[0], o.Stderr)
 	in.View = ls.view.Set
+	in.Landlock = b.Name == sandbox.BackendLandlock
 	snaps := ring.SnapshotGuards(in)
 	forget, err := writeJournal(info.Dir, snaps)
 	if err != nil {

@@ -28,6 +28,10 @@ func Home(s agents.Session) string {
 // are code or instructions, read-only in the ring (Codex reinstalls its
 // own skills/.system at every start; in the ring that lands in the
 // scratch and is dropped).
+// sqliteDir is the session's directory of Codex's SQLite state in the
+// Landlock ring (CODEX_SQLITE_HOME).
+const sqliteDir = "codex-sqlite"
+
 var (
 	dataDirs = []string{"sessions", "archived_sessions", "log", "cache", "shell_snapshots", "tmp"}
 	// keep are the kept files and what of each is checked (escape
@@ -111,6 +115,13 @@ func (Agent) State(s agents.Session) agents.State {
 		// lock directory for its thread writer (0.171.0, measured):
 		// dropped with the scratch, without a line (#31).
 		Scratch: []string{filepath.Join(h, "skills", ".system") + "/", filepath.Join(h, "thread-writer-locks") + "/"},
+		// The Landlock ring: Codex opens installation_id read-write at
+		// every start (an id it sends, no code) and takes its threads'
+		// locks in thread-writer-locks; it creates its SQLite state
+		// beside them, which goes to the session instead.
+		SessionWrite:  []string{filepath.Join(s.Dir, sqliteDir)},
+		LandlockEnv:   []string{"CODEX_SQLITE_HOME=" + filepath.Join(s.Dir, sqliteDir)},
+		LandlockWrite: []string{filepath.Join(h, "installation_id"), filepath.Join(h, "thread-writer-locks") + "/"},
 	}
 	for _, d := range dataDirs {
 		st.Write = append(st.Write, filepath.Join(h, d))

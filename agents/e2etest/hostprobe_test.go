@@ -26,12 +26,13 @@ import (
 // program that is not a shell), and the host itself (the control).
 var sandboxRoutes = []string{"run", "shim", "session", "ring"}
 
-// landlockRoutes are the command sandbox's routes under the Landlock
-// backend (#28; LITE_SANDBOX_BACKEND=landlock, on this host: Landlock
-// needs no user namespace). A session command is reached through the
-// session's $SHELL (the shim); the agent ring under Landlock is not
-// among them (docs/security-model.md "Which backend holds each class").
-var landlockRoutes = []string{"landlock-run", "landlock-shim", "landlock-session", "landlock-container"}
+// landlockRoutes are the routes under the Landlock backend (#28;
+// LITE_SANDBOX_BACKEND=landlock, on this host: Landlock needs no user
+// namespace). A session command is reached through the session's $SHELL
+// (the shim); landlock-ring is a program in the Landlock agent ring
+// (launch exec of the probe, from the workspace: the ring does not grant
+// the test's temporary directory).
+var landlockRoutes = []string{"landlock-run", "landlock-shim", "landlock-session", "landlock-container", "landlock-ring"}
 
 // hostProbe runs the probe by route with spec and extra as descriptors
 // 3, 4, ... (nil entries stay closed), and returns its report.
@@ -78,13 +79,20 @@ func (e *env) hostProbe(route string, spec hostprobe.Spec, extra []*os.File) hos
 		// `run` in the simulated container (landlock_test.go).
 		argv = containerArgv(binary, "run", "--sandbox", "on", "--", inWS, hostprobe.Arg, specFile)
 	case "ring":
-		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", probeBinary, hostprobe.Arg, specFile}
+		prog := probeBinary
+		if vars != nil {
+			prog = inWS
+		}
+		argv = []string{binary, "launch", "--sandbox", "on", "exec", "--", prog, hostprobe.Arg, specFile}
 	default:
 		e.t.Fatalf("no route %q", route)
 	}
 	out, code := e.runWith(argv, vars, extra)
 	if vars != nil && !strings.Contains(out, "landlock backend (ABI ") {
 		e.t.Errorf("probe by landlock-%s: not under the Landlock backend (exit %d):\n%s", route, code, out)
+	}
+	if vars != nil && route == "ring" && !strings.Contains(out, "agent ring: landlock") {
+		e.t.Errorf("probe by landlock-ring: not in the Landlock ring (exit %d):\n%s", code, out)
 	}
 	b, err := os.ReadFile(spec.Out)
 	if err != nil {

@@ -152,33 +152,72 @@ func TestLandlockRing(t *testing.T) {
 	})
 }
 
-// TestLandlockClaudeRing (#28): Claude Code, the pinned CLI against the
-// mock model, completes a turn in the Landlock agent ring of the
-// simulated container, as root and as nobody: its Bash command goes
-// through its shell (the shim) to the command sandbox (a workspace
-// write lands, the ~/.ssh canary is unreadable, the API key is absent)
-// and its answer comes back through the agent's proxy.
-func TestLandlockClaudeRing(t *testing.T) {
+// landlockAgents are the agents TestLandlockAgents runs in the Landlock
+// ring: the pinned CLI, the variable it logs in with, its setup against
+// the mock model (which writes its configuration and returns its
+// environment) and its one-turn, non-interactive arguments.
+//
+// Codex runs every command with its user's passwd shell (/bin/bash
+// here), which the Landlock ring cannot replace by the shim (no mount)
+// and refuses to execute (class 47): its commands fail closed
+// (noShell), nothing of them runs (docs/ring.md "The Landlock ring").
+var landlockAgents = []struct {
+	name, install, key string
+	setup              func(e *env) []string
+	args               []string
+	noShell            bool
+}{
+	{"claude", "npm install -g @anthropic-ai/claude-code@2.1.197", "ANTHROPIC_API_KEY", claudeEnv,
+		[]string{"-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json"}, false},
+	{"codex", "npm install -g @openai/codex@0.171.0", "MOCK_API_KEY", codexSetup,
+		[]string{"exec", "--skip-git-repo-check", "--json", "--disable", "plugins", "-c", "analytics.enabled=false",
+			"--disable", "unbounded_connection_retries", "run the command"}, true},
+	{"pi", "npm install -g @mariozechner/pi-coding-agent@0.73.1", "MOCK_API_KEY", piSetup,
+		[]string{"--provider", "mock", "--model", "mock-model", "--no-session", "-p", "run the command"}, false},
+}
+
+// TestLandlockAgents (#28): Claude Code, Codex and Pi, the pinned CLIs
+// against the mock model, each complete a turn in the Landlock agent
+// ring of the simulated container, as root and as nobody: the model's
+// shell command goes through the agent's shell (the shim) to the
+// command sandbox, where the ~/.ssh canary is unreadable and the API key
+// absent, while the command's workspace write lands (the positive
+// control), and the answer comes back through the agent's proxy. Codex
+// starts and answers, but its shell is refused (landlockAgents).
+func TestLandlockAgents(t *testing.T) {
 	t.Parallel()
 	if confine.Probe().LandlockABI < 4 {
 		t.Skip("needs Landlock TCP rules (ABI 4)")
 	}
-	if _, err := exec.LookPath("setpriv"); err != nil {
-		t.Skip("needs setpriv")
+	needContainer(t)
+	for _, a := range landlockAgents {
+		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
+			bin := agentBin(t, a.name, a.install)
+			mk := func(t *testing.T) *env {
+				e := newEnv(t, bin, "")
+				e.setCommand(allowedCommand(e, a.key))
+				return e
+			}
+			asUsers(t, mk, a.name, func(t *testing.T, e *env) {
+				e.vars = append(e.vars, a.setup(e)...)
+				out, errs, code := e.container(append([]string{"launch", "--sandbox", "on", a.name, "--"}, a.args...)...)
+				if code != 0 || !strings.Contains(errs, "agent ring: landlock") {
+					t.Fatalf("%s in the Landlock ring: exit %d\nstdout:\n%s\nstderr:\n%s", a.name, code, out, errs)
+				}
+				res := e.result(out, errs)
+				if !a.noShell {
+					e.checkAllowed(res, out, errs)
+					return
+				}
+				// The turn completes (the answer came through the
+				// agent's proxy), the command's shell is refused, and
+				// nothing of it ran.
+				if !strings.Contains(out, finalText) || !strings.Contains(res, "Permission denied") || strings.Contains(res, canaryText) {
+					t.Errorf("%s: want the final answer and the shell refused:\n%s\nstdout:\n%s\nstderr:\n%s", a.name, res, out, errs)
+				}
+				e.absent("probe.txt")
+			})
+		})
 	}
-	bin := agentBin(t, "claude", "npm install -g @anthropic-ai/claude-code@2.1.197")
-	mk := func(t *testing.T) *env {
-		e := newEnv(t, bin, "")
-		e.setCommand(allowedCommand(e, "ANTHROPIC_API_KEY"))
-		return e
-	}
-	asUsers(t, mk, "claude", func(t *testing.T, e *env) {
-		e.vars = append(e.vars, claudeEnv(e)...)
-		out, errs, code := e.container("launch", "--sandbox", "on", "claude", "--",
-			"-p", "run the command", "--dangerously-skip-permissions", "--output-format", "json")
-		if code != 0 || !strings.Contains(errs, "agent ring: landlock") {
-			t.Fatalf("claude in the Landlock ring: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-		}
-		e.checkAllowed(e.result(out, errs), out, errs)
-	})
 }

@@ -133,11 +133,15 @@ func probeDaemon(s probeSpec, f map[string]string) {
 	}
 }
 
-// daemonChild writes its pid, then tries for a few seconds to write the
-// planted file.
+// daemonChild writes its pid, then tries for a few seconds (or as long
+// as its "last" argument says) to write the planted file.
 func daemonChild(s probeSpec) {
 	os.WriteFile(s.Args["alive"], []byte(strconv.Itoa(os.Getpid())), 0o644)
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); {
+	last, err := time.ParseDuration(s.Args["last"])
+	if err != nil {
+		last = 5 * time.Second
+	}
+	for end := time.Now().Add(last); time.Now().Before(end); {
 		os.WriteFile(s.Args["plant"], []byte("echo planted\n"), 0o644)
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -49,3 +49,20 @@ func statFields(pid int) []string {
 	}
 	return strings.Fields(string(b[i+1:]))
 }
+
+// Identity reads pid's parent, its start time (clock ticks since boot:
+// with the pid it names the process even after the pid is reused) and
+// whether it is alive (not a zombie); ok is false when pid is gone.
+func Identity(pid int) (parent int, start string, alive, ok bool) {
+	// The state first, the parent second, the start time 20th
+	// (field 22 of proc(5)).
+	f := statFields(pid)
+	if len(f) < 20 {
+		return 0, "", false, false
+	}
+	parent, err := strconv.Atoi(f[1])
+	if err != nil {
+		return 0, "", false, false
+	}
+	return parent, f[19], f[0] != "Z" && f[0] != "X", true
+}

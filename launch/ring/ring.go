@@ -55,7 +55,8 @@ type Input struct {
 	// ConnectTCP are the ports the Landlock ring may connect to (its
 	// proxy's, agent.host_ports: [Net.PortsTCP]); bwrap's ring ignores it.
 	ConnectTCP []uint16
-	// Landlock says the ring is the Landlock backend's (for the dry run).
+	// Landlock says the ring is the Landlock backend's (the dry run's
+	// lines, the state's LandlockEnv and LandlockWrite).
 	Landlock bool
 }
 
@@ -181,6 +182,9 @@ func ringSpec(in Input) (sandbox.RingSpec, error) {
 		}
 		r.Read = append(r.Read, cleanAll(st.Read)...)
 		r.Write = append(r.Write, cleanAll(st.Write)...)
+		if in.Landlock {
+			r.Write = append(r.Write, landlockWrite(st, in.DryRun)...)
+		}
 		r.SessionWrite = append(r.SessionWrite, cleanAll(st.SessionWrite)...)
 		for _, c := range cleanAll(st.Credentials) {
 			if !inKept(c, r.Layers, st.Keep) {
@@ -386,7 +390,31 @@ func Env(in Input, env []string) []string {
 	if in.State != nil {
 		login = in.State.LoginEnv
 	}
-	return append(in.Policy.AgentEnv(env, login), "TMPDIR=/tmp")
+	out := append(in.Policy.AgentEnv(env, login), "TMPDIR=/tmp")
+	if in.Landlock && in.State != nil {
+		out = append(out, in.State.LandlockEnv...)
+	}
+	return out
+}
+
+// landlockWrite are the paths the agent must write in the Landlock ring
+// ([agents.State] LandlockWrite), made when missing as the agent would
+// on its first run (Landlock grants only what exists): a file empty
+// (0600), a directory (a trailing "/") 0700.
+func landlockWrite(st agents.State, dryRun bool) []string {
+	out := cleanAll(st.LandlockWrite)
+	for _, w := range st.LandlockWrite {
+		switch {
+		case dryRun || !filepath.IsAbs(w):
+		case strings.HasSuffix(w, "/"):
+			os.Mkdir(w, 0o700)
+		default:
+			if fh, err := os.OpenFile(w, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+				fh.Close()
+			}
+		}
+	}
+	return out
 }
 
 // maxListed bounds the files named in the closing line.

@@ -56,8 +56,9 @@ const leaderPlain = "--plain"
 // go to the program's whole process group, and what is left of the group
 // when the program exits is killed (as [endRing] does without a pty).
 //
-// With --ring the leader is also the subreaper of the ring and returns
-// only once every process of it is gone ([reapAll]); with --plain
+// With --ring the leader is also the subreaper of the ring, and kills
+// every process of it when the program exits or the launcher dies,
+// returning only once all are gone ([killRing]); with --plain
 // (only with --ring) there is no pty: the program gets a process group
 // of its own, not the terminal's foreground.
 func ServeLeader(args []string, stderr io.Writer) int {
@@ -81,9 +82,12 @@ func ServeLeader(args []string, stderr io.Writer) int {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: !plain, Ctty: 0}
+	var orphaned <-chan os.Signal
+	ppid := 0
 	if ring {
 		DieWithParent(cmd.SysProcAttr)
 		becomeSubreaper()
+		orphaned, ppid = watchParent()
 	}
 	sigc := make(chan os.Signal, 8)
 	signal.Notify(sigc, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
@@ -97,6 +101,15 @@ func ServeLeader(args []string, stderr io.Writer) int {
 		}
 		return exit.NotExecutable
 	}
+	return leaderWait(cmd, ring, sigc, orphaned, ppid, stderr)
+}
+
+// leaderWait forwards sigc to the program (to its whole group in the
+// ring) until it exits, and returns its status. In the ring, once the
+// program is gone, or once the launcher is (orphaned, from
+// [watchParent]), every process of the ring is killed and reaped before
+// the leader returns ([killRing], escape class 41).
+func leaderWait(cmd *exec.Cmd, ring bool, sigc, orphaned <-chan os.Signal, ppid int, stderr io.Writer) int {
 	waitc := make(chan error, 1)
 	go func() { waitc <- cmd.Wait() }()
 	for {
@@ -106,10 +119,17 @@ func ServeLeader(args []string, stderr io.Writer) int {
 				continue
 			}
 			cmd.Process.Signal(sig)
+		case <-orphaned:
+			if !parentGone(ppid) {
+				continue
+			}
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killRing()
+			return exit.Signaled(int(syscall.SIGKILL))
 		case err := <-waitc:
 			if ring {
 				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				reapAll()
+				killRing()
 			}
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {

@@ -5,10 +5,16 @@
 
 package term
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-// DieWithParent, becomeSubreaper and reapAll serve the agent ring, which
-// is Linux only.
-func DieWithParent(*syscall.SysProcAttr) {}
-func becomeSubreaper()                   {}
-func reapAll()                           {}
+// DieWithParent, LeaderDiesWithParent, becomeSubreaper, watchParent and killRing serve the
+// agent ring, which is Linux only.
+func DieWithParent(*syscall.SysProcAttr)        {}
+func LeaderDiesWithParent(*syscall.SysProcAttr) {}
+func becomeSubreaper()                          {}
+func watchParent() (<-chan os.Signal, int)      { return nil, 0 }
+func parentGone(int) bool                       { return false }
+func killRing()                                 {}

@@ -66,7 +66,7 @@ func Run(ctx context.Context, env, argv []string, tty *os.File, stdout io.Writer
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	cmd.ExtraFiles = Files(ctx)
 	if ring {
-		DieWithParent(cmd.SysProcAttr)
+		LeaderDiesWithParent(cmd.SysProcAttr)
 	}
 	ptmx, err := pty.StartWithSize(cmd, size)
 	if err != nil {

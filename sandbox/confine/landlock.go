@@ -47,25 +47,43 @@ type Landlock struct {
 	Broker bool `json:"broker,omitempty"`
 }
 
+// argPart bounds each argument that carries a part of the policy's
+// JSON: the kernel refuses a single argument over 128 KiB
+// (MAX_ARG_STRLEN, E2BIG), which a policy of many grants outgrows (a
+// workspace of / splits each directory above a hidden path into one
+// grant per entry, class 34).
+const argPart = 64 << 10
+
 // Args returns the confinement's arguments before the program: the
-// option and its JSON.
+// option and its JSON, the option repeated before each further part of
+// a JSON longer than argPart.
 func (l Landlock) Args() []string {
 	b, err := json.Marshal(l)
 	if err != nil {
 		panic(err) // strings and integers only
 	}
-	return []string{LandlockOption, string(b)}
+	var out []string
+	for len(b) > argPart {
+		out = append(out, LandlockOption, string(b[:argPart]))
+		b = b[argPart:]
+	}
+	return append(out, LandlockOption, string(b))
 }
 
-// ParseArgs reads what follows [Command]: optional `--landlock JSON`,
-// then `--`, then the program. ll is nil without the option.
+// ParseArgs reads what follows [Command]: optional `--landlock JSON`
+// (repeated: the parts of one JSON, [Landlock.Args]), then `--`, then
+// the program. ll is nil without the option.
 func ParseArgs(args []string) (ll *Landlock, argv []string, err error) {
-	if len(args) >= 2 && args[0] == LandlockOption {
+	var parts []string
+	for len(args) >= 2 && args[0] == LandlockOption {
+		parts = append(parts, args[1])
+		args = args[2:]
+	}
+	if parts != nil {
 		ll = &Landlock{}
-		if err := json.Unmarshal([]byte(args[1]), ll); err != nil {
+		if err := json.Unmarshal([]byte(strings.Join(parts, "")), ll); err != nil {
 			return nil, nil, fmt.Errorf("confine: %s: %w", LandlockOption, err)
 		}
-		args = args[2:]
 	}
 	if len(args) == 0 || args[0] != "--" {
 		return nil, nil, errors.New("confine: want -- before the program")
