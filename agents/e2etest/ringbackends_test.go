@@ -75,7 +75,7 @@ func (e *env) ringCommand(backend string, spec probeSpec, extra ...string) *exec
 	}
 	argv := []string{binary, "launch", "--sandbox", "on", "exec", "--", probe}
 	if backend == "landlock" {
-		argv = append([]string{"unshare", "-U", "-c", "--keep-caps", "sh", "-c", containerScript, "sh"}, argv...)
+		argv = containerArgv(argv...)
 	}
 	raw, _ := json.Marshal(spec)
 	cmd := exec.Command(argv[0], argv[1:]...)
