@@ -205,6 +205,20 @@ func TestJobControl(t *testing.T) {
 	}
 }
 
+// size is how much the terminal has shown so far.
+func (s *screen) size() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Len()
+}
+
+// since is what the terminal has shown after size was mark.
+func (s *screen) since(mark int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()[mark:]
+}
+
 // waitUntil waits for cond, failing the test after a minute.
 func (s *screen) waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -222,10 +236,9 @@ func (s *screen) waitUntil(t *testing.T, what string, cond func() bool) {
 // pacing, not a check.
 func (s *screen) waitQuiet(t *testing.T) {
 	t.Helper()
-	size := func() int { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.Len() }
-	last, since := size(), time.Now()
+	last, since := s.size(), time.Now()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if n := size(); n != last {
+		if n := s.size(); n != last {
 			last, since = n, time.Now()
 		} else if time.Since(since) >= 500*time.Millisecond {
 			return
