@@ -179,6 +179,10 @@ func TestStatusAndStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Blocking, as a shell's pipe: Go makes os.Pipe's non-blocking (its
+	// poller), and a command reading before the writer wrote got EAGAIN
+	// (seen under load, #29). Fd switches it to blocking mode.
+	r.Fd()
 	go func() {
 		w.WriteString("line one\nline two\n")
 		w.Close()
