@@ -237,7 +237,15 @@ func TestGuardClassesBothBackends(t *testing.T) {
 			r, moved := runConfinedQ(t, b, specFor(t, ws, home, nil), runOpts{}, guardClassesScript)
 			landed := b.Name == sandbox.BackendLandlock
 			for _, c := range []string{"11", "11new", "37", "14", "15"} {
-				if got := strings.Contains(r.stdout, "WROTE-"+c+"\n"); got != landed {
+				got := strings.Contains(r.stdout, "WROTE-"+c+"\n")
+				// Under Landlock the guard may already be putting back
+				// .githooks (changed by class 11's write just before)
+				// when the new hook is written, which then fails: seen
+				// under load. Either way no new hook is left (below).
+				if c == "11new" && landed && !got {
+					continue
+				}
+				if got != landed {
 					t.Errorf("class %s: the write landed inside: %v, want %v: %v", c, got, landed, r)
 				}
 			}
