@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -118,7 +119,16 @@ func TestHostProcessBothBackends(t *testing.T) {
 			}
 			defer func() { sleep.Process.Kill(); sleep.Wait() }()
 			pid := strconv.Itoa(sleep.Process.Pid)
-			if env, err := os.ReadFile("/proc/" + pid + "/environ"); err != nil || !strings.Contains(string(env), canary) {
+			// Until sleep has exec'd, /proc shows the test's own
+			// environment (the fork's): wait for the canary, with a deadline.
+			var env []byte
+			var err error
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if env, err = os.ReadFile("/proc/" + pid + "/environ"); err != nil || strings.Contains(string(env), canary) {
+					break
+				}
+			}
+			if err != nil || !strings.Contains(string(env), canary) {
 				t.Fatalf("control: the host cannot read the process's environment: %v", err)
 			}
 			r := runConfined(t, b, specFor(t, ws, home, nil), runOpts{}, hostProcessScript, pid)
