@@ -17,6 +17,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/agents"
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
 	"github.com/lite-sandbox/lite-sandbox/launch/term"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
@@ -323,7 +324,7 @@ func applyEnv(base, routing []string, plan agents.Plan) []string {
 // writeFiles writes the plan's files, each below dir.
 func writeFiles(dir string, files []agents.File) error {
 	for _, f := range files {
-		if !sandbox.Below(f.Path, dir) {
+		if !hostpath.Below(f.Path, dir) {
 			return fmt.Errorf("launch: adapter file %s is outside the session directory %s", f.Path, dir)
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {

@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/launch/ring"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
 // The scratch home of a session. In a per-command sandbox $HOME is an
@@ -96,7 +96,7 @@ func (h *scratchHome) files() []string {
 			}
 		}
 		rel, err := filepath.Rel(h.dir, p)
-		if err == nil && !sandbox.Within(filepath.Join(h.home, rel), strings.TrimSuffix(ring.GoTelemetry(h.home), "/")) {
+		if err == nil && !hostpath.Within(filepath.Join(h.home, rel), strings.TrimSuffix(ring.GoTelemetry(h.home), "/")) {
 			// Go's telemetry counters, written by every go command,
 			// are dropped without a line (#31).
 			out = append(out, "~/"+rel)

@@ -5,9 +5,6 @@ package sandbox
 
 import (
 	"fmt"
-	"strconv"
-
-	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 )
 
 // Access is what an agent's file tool wants to do with a path.
@@ -33,15 +30,4 @@ func (a Access) String() string {
 		return "write"
 	}
 	return fmt.Sprintf("access(%d)", int(a))
-}
-
-// Printable shows a path in a reason line: as it is, or quoted when it
-// holds a character a terminal would act on (internal/esc: a control,
-// C1, bidi formatting, invalid UTF-8; a newline must not start a second
-// line the model would read as ours).
-func Printable(p string) string {
-	if esc.Text(p) != p {
-		return strconv.Quote(p)
-	}
-	return p
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/gocacheprog"
 )
 
@@ -54,7 +55,7 @@ func CacheLayerDir(home, ws string) string {
 // cacheLayer returns the layer directory of cache c.
 func cacheLayer(s Spec, c string) string {
 	name := strings.TrimPrefix(c, "/")
-	if s.Home != "" && Within(c, s.Home) && c != s.Home {
+	if s.Home != "" && hostpath.Within(c, s.Home) && c != s.Home {
 		name = strings.TrimPrefix(c, s.Home+"/")
 	}
 	return path.Join(s.CacheLayer, strings.ReplaceAll(name, "/", "!"))

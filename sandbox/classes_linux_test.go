@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/internal/hostprobe"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
@@ -277,7 +278,7 @@ func TestGuardClassesBothBackends(t *testing.T) {
 			for _, rel := range []string{".githooks", ".gitmodules", ".claude", ".vscode"} {
 				found := false
 				for _, q := range moved {
-					found = found || (q.Restored && sandbox.Within(filepath.Join(ws, rel), q.Path))
+					found = found || (q.Restored && hostpath.Within(filepath.Join(ws, rel), q.Path))
 				}
 				if !found {
 					t.Errorf("%s: not reported as restored: %+v", rel, moved)

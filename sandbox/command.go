@@ -6,6 +6,8 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // checkCommand validates what every platform's Command needs: a
@@ -26,10 +28,10 @@ func checkCommand(s Spec, argv []string) error {
 	if err := checkAbs("working directory", cwd); err != nil {
 		return &SetupError{Op: "cwd", Err: err}
 	}
-	if WithinAny(cwd, s.Deny) {
+	if hostpath.WithinAny(cwd, s.Deny) {
 		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s lies in a denied path", cwd)}
 	}
-	if !Within(cwd, s.Workspace) && !WithinAny(cwd, s.Write) && !WithinAny(cwd, s.Read) {
+	if !hostpath.Within(cwd, s.Workspace) && !hostpath.WithinAny(cwd, s.Write) && !hostpath.WithinAny(cwd, s.Read) {
 		return &SetupError{Op: "cwd", Err: fmt.Errorf("working directory %s is outside the workspace %s and every granted path", cwd, s.Workspace)}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/git"
 )
 
@@ -209,7 +210,7 @@ func checkoutGitFiles(ws, dotgit string) []Protected {
 	var out []Protected
 	add := func(p string) {
 		p = filepath.Clean(p)
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && Within(p, ws) {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && hostpath.Within(p, ws) {
 			out = append(out, Protected{Path: p})
 		}
 	}

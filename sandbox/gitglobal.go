@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // The user's git, as the sandbox shows it (issue #31). $HOME is a
@@ -237,7 +239,7 @@ func gitPathValue(v, home, ws string) string {
 // "" when there is no home to stand in for, or when the home is inside
 // the workspace (the real file is visible there, see [Degraded]).
 func userGitConfig(s Spec) (string, []string) {
-	if s.Home == "" || s.Home == "/" || Within(s.Home, s.Workspace) {
+	if s.Home == "" || s.Home == "/" || hostpath.Within(s.Home, s.Workspace) {
 		return "", nil
 	}
 	xdg := path.Join(s.Home, ".config")
@@ -255,7 +257,7 @@ func userGitConfig(s Spec) (string, []string) {
 	}
 	var read []string
 	add := func(p string, dir bool) {
-		if !Below(p, s.Home) || Within(p, s.Workspace) || Within(s.Workspace, p) {
+		if !hostpath.Below(p, s.Home) || hostpath.Within(p, s.Workspace) || hostpath.Within(s.Workspace, p) {
 			// In the workspace it is protected already ([DetectHost]);
 			// a directory holding the workspace would show other
 			// projects; outside the home it is visible through the
@@ -264,7 +266,7 @@ func userGitConfig(s Spec) (string, []string) {
 		}
 		// Through a symlink too: the target must pass the same test.
 		real, err := filepath.EvalSymlinks(p)
-		if err != nil || !Below(real, s.Home) || Within(real, s.Workspace) || Within(s.Workspace, real) {
+		if err != nil || !hostpath.Below(real, s.Home) || hostpath.Within(real, s.Workspace) || hostpath.Within(s.Workspace, real) {
 			return
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() == dir {
@@ -325,7 +327,7 @@ func fromOutside(out, ws string) string {
 	f := strings.Split(out, "\x00")
 	for i := 0; i+2 < len(f); i += 3 {
 		origin, ok := strings.CutPrefix(f[i+1], "file:")
-		if f[i] != "global" || !ok || !path.IsAbs(origin) || Within(path.Clean(origin), ws) {
+		if f[i] != "global" || !ok || !path.IsAbs(origin) || hostpath.Within(path.Clean(origin), ws) {
 			continue
 		}
 		b.WriteString(f[i+2] + "\x00")

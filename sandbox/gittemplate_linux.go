@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // gitTemplateExclude is the info/exclude of git's built-in template
@@ -40,7 +42,7 @@ func templateExclude(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	for _, p := range ph {
 		// Only files: git tracks no empty directory, and every line
 		// stays in the new repository's info/exclude.
-		if !files[p] || !Below(p, s.Workspace) {
+		if !files[p] || !hostpath.Below(p, s.Workspace) {
 			continue
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, s.Workspace), "/")

@@ -4,296 +4,39 @@
 package sandbox
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/guard"
 )
 
-// A protected path that does not exist gets no placeholder in the
-// workspace (a placeholder is a name in the host's directory, which npm
-// pack, tar, zip and the rest pack; #31). The launcher guards it
-// instead, from outside every sandbox: inotify on the directories on its
-// way, and whatever appears at it (a file, a directory, a link, or a
-// link on its way) is moved at once to the workspace's quarantine
-// directory and reported when the sandbox ends. The same sweep runs when
-// the last sandbox of the workspace ends and at the next start after a
-// launcher was killed (the record beside the lock file). The window
-// between the creation and the move is a documented limit
-// (docs/limits.md, "Protected paths that do not exist").
+// The guard of protected paths runs in the launcher (package guard);
+// the sandbox decides what it guards (the Spec's protected paths, the
+// layout's Guard mounts), where it moves things (quarantineDir) and
+// where its records live (beside the workspace's lock file,
+// placeholder_linux.go).
 
-// guard watches the guarded paths of one sandbox.
-type guard struct {
-	paths []Mount // Guard mounts: Src the root, Dst the path
-	kept  []kept  // existing protected paths and their copies (Landlock)
-	mask  uint32
-	qdir  string
-	in    int // inotify descriptor
-	wake  int // eventfd that stops the loop
-	done  chan struct{}
-
-	mu      sync.Mutex
-	watched map[[2]uint64]bool
-	moved   []Quarantined
-	err     error // the first watch that failed
+// startGuarding records the guarded paths of ms (for the sweep after a
+// crash) and starts their guard, from before the sandbox starts.
+func startGuarding(s Spec, ms []Mount, record string) (*guard.Guard, error) {
+	guarded := guardPaths(ms)
+	qdir := quarantineDir(s.Home, s.Workspace)
+	if record != "" {
+		guard.Record(guarded, qdir, guardRecord(record))
+	}
+	return guard.Start(guarded, nil, qdir)
 }
 
-const guardMask = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
-
-// keepMask adds what changes an existing file: a write, its end, a
-// chmod, a removal or a rename away.
-const keepMask = guardMask | unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_ATTRIB | unix.IN_DELETE | unix.IN_MOVED_FROM
-
-// startGuard starts guarding paths; it has swept once when it returns.
-// It fails when inotify or a first watch cannot be had (the limits
-// fs.inotify.max_user_instances and max_user_watches): the sandbox is
-// refused rather than started with a protected path unguarded.
-func startGuard(paths []Mount, qdir string) (*guard, error) {
-	return startKeeping(paths, nil, qdir)
-}
-
-// startKeeping is [startGuard] that also holds existing protected paths
-// to their copies (see guardkeep_linux.go).
-func startKeeping(paths []Mount, ks []kept, qdir string) (*guard, error) {
-	if len(paths) == 0 && len(ks) == 0 {
-		return nil, nil
+// guardPaths are the Guard mounts of ms as the guard's paths (Src the
+// root it is watched from, Dst the path).
+func guardPaths(ms []Mount) []guard.Path {
+	var out []guard.Path
+	for _, m := range Guarded(ms) {
+		out = append(out, guard.Path{Root: m.Src, Path: m.Dst})
 	}
-	in, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
-	if err != nil {
-		return nil, fmt.Errorf("guard of protected paths: inotify: %w", err)
-	}
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
-	if err != nil {
-		unix.Close(in)
-		return nil, fmt.Errorf("guard of protected paths: eventfd: %w", err)
-	}
-	g := &guard{paths: paths, kept: ks, mask: guardMask, qdir: qdir, in: in, wake: wake, done: make(chan struct{}), watched: map[[2]uint64]bool{}}
-	if len(ks) > 0 {
-		g.mask = keepMask
-	}
-	g.sweep()
-	if g.err != nil {
-		unix.Close(in)
-		unix.Close(wake)
-		return nil, fmt.Errorf("guard of protected paths: %w", g.err)
-	}
-	go g.loop()
-	return g, nil
-}
-
-// loop sweeps after every batch of events until stop.
-func (g *guard) loop() {
-	defer close(g.done)
-	buf := make([]byte, 64<<10)
-	fds := []unix.PollFd{{Fd: int32(g.in), Events: unix.POLLIN}, {Fd: int32(g.wake), Events: unix.POLLIN}}
-	for {
-		if _, err := unix.Poll(fds, -1); err != nil && !errors.Is(err, unix.EINTR) {
-			return
-		}
-		if fds[1].Revents != 0 {
-			return
-		}
-		// Drain: the sweep looks at the paths, not at the events (an
-		// overflow loses nothing).
-		for {
-			if n, err := unix.Read(g.in, buf); n <= 0 || err != nil {
-				break
-			}
-		}
-		g.sweep()
-	}
-}
-
-// stop ends the guard after one last sweep and returns what it moved.
-func (g *guard) stop() []Quarantined {
-	if g == nil {
-		return nil
-	}
-	unix.Write(g.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
-	<-g.done
-	g.sweep()
-	unix.Close(g.in)
-	unix.Close(g.wake)
-	return g.moved
-}
-
-// sweep checks every path until no new directory needed a watch (a
-// name made before its directory's watch is seen by the next round).
-func (g *guard) sweep() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for range 64 {
-		added := false
-		for _, m := range g.paths {
-			if g.check(m.Src, m.Dst) {
-				added = true
-			}
-		}
-		for _, k := range g.kept {
-			if g.checkKept(k) {
-				added = true
-			}
-		}
-		if !added {
-			return
-		}
-	}
-}
-
-// check walks from root to p: it watches the last existing directory
-// and quarantines p, or a link on its way, if it exists. It reports
-// whether it added a watch.
-func (g *guard) check(root, p string) bool {
-	if !Below(p, root) {
-		return false
-	}
-	comps := strings.Split(strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/"), "/")
-	cur := root
-	for i, c := range comps {
-		next := filepath.Join(cur, c)
-		fi, err := os.Lstat(next)
-		if err != nil {
-			return g.watch(cur)
-		}
-		if i == len(comps)-1 || fi.Mode()&os.ModeSymlink != 0 {
-			if q, ok := quarantine(root, next, g.qdir); ok {
-				g.moved = append(g.moved, q)
-			}
-			// Watch on: it may be made again.
-			return g.watch(cur)
-		}
-		if !fi.IsDir() {
-			return false // nothing can exist below a file
-		}
-		cur = next
-	}
-	return false
-}
-
-// checkKept restores k if it differs from its copy, and watches the
-// directories from the root to it and, for a directory, those of its
-// copy. It reports whether it added a watch.
-func (g *guard) checkKept(k kept) bool {
-	rel := strings.TrimPrefix(filepath.Dir(k.Path), strings.TrimSuffix(k.Root, "/"))
-	cur := k.Root
-	dirs := []string{cur}
-	for _, c := range strings.Split(strings.Trim(rel, "/"), "/") {
-		if c == "" {
-			continue
-		}
-		cur = filepath.Join(cur, c)
-		dirs = append(dirs, cur)
-		// A link or a file on the way (.git swapped for a link to a
-		// copy of the agent's) is moved away as a created protected
-		// name would be: the host's git would follow it.
-		if fi, err := os.Lstat(cur); err == nil && !fi.IsDir() {
-			if q, ok := quarantine(k.Root, cur, g.qdir); ok {
-				g.moved = append(g.moved, q)
-			}
-			break
-		}
-	}
-	if q, ok := keep(k, g.qdir); ok {
-		g.moved = append(g.moved, q)
-	}
-	added := false
-	for _, d := range append(dirs, k.Copy.dirs(k.Path)...) {
-		if fi, err := os.Lstat(d); err == nil && fi.IsDir() && g.watch(d) {
-			added = true
-		}
-	}
-	return added
-}
-
-// watch adds an inotify watch on dir unless that directory (by device
-// and inode: a directory renamed away and another made at its name are
-// two) is watched already.
-func (g *guard) watch(dir string) bool {
-	var st unix.Stat_t
-	if unix.Lstat(dir, &st) != nil {
-		return false
-	}
-	key := [2]uint64{st.Dev, st.Ino}
-	if g.watched[key] {
-		return false
-	}
-	if _, err := unix.InotifyAddWatch(g.in, dir, g.mask); err != nil {
-		if g.err == nil && g.in >= 0 {
-			g.err = fmt.Errorf("watch %s: %w", dir, err)
-		}
-		return false
-	}
-	g.watched[key] = true
-	return true
-}
-
-// quarantine moves p (below root) into qdir, or, on another file
-// system, renames it to a hidden name beside it (so that the protected
-// name is gone at once) and removes that. The directories on the way
-// are opened one by one without following links and the rename is made
-// relative to the last one: a sandbox that swaps one for a link between
-// the check and the move cannot make the launcher move a file outside
-// the workspace.
-func quarantine(root, p, qdir string) (Quarantined, bool) {
-	dir, err := openBelow(root, filepath.Dir(p))
-	if err != nil {
-		return Quarantined{}, false
-	}
-	defer unix.Close(dir)
-	name := filepath.Base(p)
-	var st unix.Stat_t
-	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-		return Quarantined{}, false
-	}
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	if qdir != "" && os.MkdirAll(qdir, 0o700) == nil {
-		to := filepath.Join(qdir, time.Now().UTC().Format("20060102T150405.000000000")+"-"+hex.EncodeToString(rnd[:4])+"-"+
-			strings.ReplaceAll(strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/"), "/", "%"))
-		err := unix.Renameat(dir, name, unix.AT_FDCWD, to)
-		if err == nil {
-			return Quarantined{Path: p, To: to}, true
-		}
-		if !errors.Is(err, unix.EXDEV) {
-			return Quarantined{}, false
-		}
-	}
-	tmp := ".lite-sandbox-quarantine-" + hex.EncodeToString(rnd[:])
-	if unix.Renameat(dir, name, dir, tmp) != nil {
-		return Quarantined{}, false
-	}
-	// Through the descriptor: the directory may have been moved since.
-	os.RemoveAll(fmt.Sprintf("/proc/self/fd/%d/%s", dir, tmp))
-	return Quarantined{Path: p}, true
-}
-
-// openBelow opens directory d (root or below it) one component at a
-// time, following no link, and returns its descriptor.
-func openBelow(root, d string) (int, error) {
-	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil || d == root {
-		return fd, err
-	}
-	if !Below(d, root) {
-		unix.Close(fd)
-		return -1, fmt.Errorf("%s is not below %s", d, root)
-	}
-	for _, c := range strings.Split(strings.TrimPrefix(d, strings.TrimSuffix(root, "/")+"/"), "/") {
-		next, err := unix.Openat(fd, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		unix.Close(fd)
-		if err != nil {
-			return -1, err
-		}
-		fd = next
-	}
-	return fd, nil
+	return out
 }
 
 // quarantineDir is where the guard of workspace ws moves what it finds:
@@ -306,53 +49,41 @@ func quarantineDir(home, ws string) string {
 		return ""
 	}
 	q := filepath.Join(filepath.Dir(filepath.Dir(layer)), "quarantine", filepath.Base(layer))
-	if Within(q, ws) {
+	if hostpath.Within(q, ws) {
 		return ""
 	}
 	return q
 }
 
-// recordGuarded appends the guarded paths to the workspace's record (one
-// "path TAB quarantine" a line), for the sweep after a crash.
-func recordGuarded(paths []Mount, qdir, record string) {
-	var b strings.Builder
-	for _, m := range paths {
-		if strings.ContainsAny(m.Src+m.Dst+qdir, "\t\n") {
+// keptPaths copies the protected paths of s that exist inside the
+// workspace (outside it they stay Landlock's), and returns the guarded
+// paths of those that do not (as [protectMounts] would give them Guard
+// mounts).
+func keptPaths(s Spec) ([]guard.Kept, []guard.Path, error) {
+	var ks []guard.Kept
+	var missing []guard.Path
+	c := guard.NewCopier()
+	ws := s.Workspace
+	for _, pr := range s.Protect {
+		// DetectHost has dropped what the user unprotected.
+		if pr.Home || !hostpath.Below(pr.Path, ws) {
 			continue
 		}
-		b.WriteString(m.Src + "\t" + m.Dst + "\t" + qdir + "\n")
-	}
-	if b.Len() == 0 {
-		return
-	}
-	f, err := os.OpenFile(record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return
-	}
-	f.WriteString(b.String())
-	f.Close()
-}
-
-// sweepRecorded quarantines whatever exists at a recorded guarded path,
-// then removes the record. Only the last sandbox of a workspace, or the
-// first after a crash, calls it.
-func sweepRecorded(record string) []Quarantined {
-	data, err := os.ReadFile(record)
-	if err != nil {
-		return nil
-	}
-	var out []Quarantined
-	seen := map[string]bool{}
-	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 || !filepath.IsAbs(f[0]) || !Below(f[1], f[0]) || seen[f[1]] {
+		k, err := c.Take(ws, pr.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if k != nil {
+			ks = append(ks, *k)
 			continue
 		}
-		seen[f[1]] = true
-		g := &guard{qdir: f[2], watched: map[[2]uint64]bool{}, in: -1}
-		g.check(f[0], f[1])
-		out = append(out, g.moved...)
+		rel := strings.TrimPrefix(pr.Path, strings.TrimSuffix(ws, "/")+"/")
+		if strings.HasPrefix(rel, ".git/") {
+			if fi, err := os.Lstat(filepath.Join(ws, ".git")); err != nil || !fi.IsDir() {
+				continue // not a repository: what git init makes is the agent's (as protectMounts)
+			}
+		}
+		missing = append(missing, guard.Path{Root: ws, Path: pr.Path})
 	}
-	os.Remove(record)
-	return out
+	return ks, missing, nil
 }

@@ -6,6 +6,8 @@ package sandbox
 import (
 	"path"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // homeCode lists the paths of a home directory (relative to it) that the
@@ -55,7 +57,7 @@ func homeProtect(ws, home string) []Protected {
 	var out []Protected
 	for _, rel := range homeCode {
 		p := path.Join(home, rel)
-		if p != ws && Within(p, ws) {
+		if p != ws && hostpath.Within(p, ws) {
 			out = append(out, Protected{Path: p, Dir: strings.HasSuffix(rel, "/"), Home: true})
 		}
 	}

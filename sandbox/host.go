@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // gitTimeout bounds the one git call of [DetectHost].
@@ -59,7 +61,7 @@ func DetectHost(s *Spec) {
 	if !mayHaveHooksPath(s) {
 		return
 	}
-	if hp := hooksPath(s.Workspace, s.Home); hp != "" && Within(hp, s.Workspace) && hp != s.Workspace {
+	if hp := hooksPath(s.Workspace, s.Home); hp != "" && hostpath.Within(hp, s.Workspace) && hp != s.Workspace {
 		s.Protect = appendProtected(s.Protect, Protected{Path: hp, Dir: true})
 	}
 }
@@ -93,7 +95,7 @@ func detectWorktree(s *Spec, dotgit string) {
 			common = real
 		}
 	}
-	if Within(gd, s.Workspace) && Within(common, s.Workspace) {
+	if hostpath.Within(gd, s.Workspace) && hostpath.Within(common, s.Workspace) {
 		// Everything is in the workspace already; the protect list
 		// covers the .git file.
 		return

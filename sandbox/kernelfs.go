@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // kernelDirs are where the kernel shows its own interfaces as files:
@@ -50,9 +52,9 @@ func kernelMounts(ms []Mount, fsys FS) []Mount {
 		}
 		for _, k := range kernelDirs {
 			switch {
-			case Within(src, k):
+			case hostpath.Within(src, k):
 				out[i].Kind = ROBind
-			case Below(k, src) && exists(fsys, k):
+			case hostpath.Below(k, src) && exists(fsys, k):
 				at := path.Join(m.Dst, strings.TrimPrefix(k, src))
 				top := Mount{Kind: Proc, Dst: at}
 				if k == "/sys" {

@@ -11,7 +11,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/guard"
 )
 
 // landlockPath stands in for the backend's program: there is none, the
@@ -119,12 +121,12 @@ func guardLandlock(s Spec, p *Prepared) error {
 	ks, missing, err := keptPaths(s)
 	if err == nil && lock != nil {
 		p.quarantined = lock.swept
-		ks = shareKept(lock, ks, qdir)
-		recordGuarded(missing, qdir, guardRecord(lock.record))
+		ks = guard.Share(lock.first, keptRecord(lock.record), ks, qdir)
+		guard.Record(missing, qdir, guardRecord(lock.record))
 	}
-	var g *guard
+	var g *guard.Guard
 	if err == nil {
-		g, err = startKeeping(missing, ks, qdir)
+		g, err = guard.Start(missing, ks, qdir)
 	}
 	if err != nil {
 		if lock != nil {
@@ -133,7 +135,7 @@ func guardLandlock(s Spec, p *Prepared) error {
 		return &SetupError{Op: "guard", Err: err}
 	}
 	p.release = func() {
-		p.quarantined = append(p.quarantined, g.stop()...)
+		p.quarantined = append(p.quarantined, g.Stop()...)
 		if lock != nil {
 			p.quarantined = append(p.quarantined, lock.release()...)
 		}
@@ -151,7 +153,7 @@ func guardLandlock(s Spec, p *Prepared) error {
 func unprotectWorkspace(s Spec, ms []Mount) []Mount {
 	ws := s.Workspace
 	return slices.DeleteFunc(slices.Clone(ms), func(m Mount) bool {
-		if m.Dst == ws || !Within(m.Dst, ws) {
+		if m.Dst == ws || !hostpath.Within(m.Dst, ws) {
 			return false
 		}
 		switch m.Kind {
@@ -162,7 +164,7 @@ func unprotectWorkspace(s Spec, ms []Mount) []Mount {
 		if m.Kind == ROBind && m.Src != m.Dst {
 			return false
 		}
-		return slices.ContainsFunc(s.Protect, func(pr Protected) bool { return Within(pr.Path, m.Dst) })
+		return slices.ContainsFunc(s.Protect, func(pr Protected) bool { return hostpath.Within(pr.Path, m.Dst) })
 	})
 }
 
@@ -275,7 +277,7 @@ func splitGrant(g llGrant, excs []llGrant) []llGrant {
 	var below []llGrant
 	hidden := false
 	for _, e := range excs {
-		if Below(e.path, g.path) && e.level < g.level {
+		if hostpath.Below(e.path, g.path) && e.level < g.level {
 			below = append(below, e)
 			hidden = hidden || e.level == llNone
 		}

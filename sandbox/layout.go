@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // MountKind says what one [Mount] puts at its destination.
@@ -54,7 +56,7 @@ const (
 	DevBind
 	// Guard mounts nothing: the protected path Dst (below the root Src)
 	// does not exist, and a launcher-side guard moves it to quarantine
-	// when a sandbox creates it (guard_linux.go; a placeholder would be a
+	// when a sandbox creates it (package guard; a placeholder would be a
 	// name on the host that packers and archivers pick up, #31).
 	Guard
 )
@@ -290,7 +292,7 @@ func workspaceMount(ws string, fsys FS) (Mount, error) {
 func remountProcDev(ms []Mount) []Mount {
 	for _, fresh := range []Mount{{Kind: Proc, Dst: "/proc"}, {Kind: Dev, Dst: "/dev"}} {
 		for _, m := range ms {
-			if (m.Kind == ROBind || m.Kind == Bind) && Within(fresh.Dst, m.Dst) {
+			if (m.Kind == ROBind || m.Kind == Bind) && hostpath.Within(fresh.Dst, m.Dst) {
 				ms = append(ms, fresh)
 				break
 			}
@@ -378,7 +380,7 @@ func systemMounts(dirs []string, fsys FS) ([]Mount, error) {
 		}
 		covered := false
 		for j, o := range entries {
-			if j != i && o.exists && o.link == "" && Within(e.real, o.real) {
+			if j != i && o.exists && o.link == "" && hostpath.Within(e.real, o.real) {
 				covered = true
 				break
 			}
@@ -438,7 +440,7 @@ func denyMasks(ms []Mount, deny []string, fsys FS) ([]Mount, error) {
 			kind = MaskDir
 		}
 		for i, m := range ms {
-			if srcReal[i] == "" || !Within(r, srcReal[i]) {
+			if srcReal[i] == "" || !hostpath.Within(r, srcReal[i]) {
 				continue
 			}
 			q := path.Join(m.Dst, strings.TrimPrefix(r, srcReal[i]))
@@ -460,7 +462,7 @@ func lastCovering(ms []Mount, p string) int {
 	for i := len(ms) - 1; i >= 0; i-- {
 		switch ms[i].Kind {
 		case ROBind, Bind, Proc, Dev, Tmpfs, MaskDir, MaskFile, PlaceholderDir, PlaceholderFile:
-			if Within(p, ms[i].Dst) {
+			if hostpath.Within(p, ms[i].Dst) {
 				return i
 			}
 		}

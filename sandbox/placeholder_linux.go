@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/sandbox/guard"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,7 +30,7 @@ type wsLock struct {
 	f       *os.File
 	path    string // the lock file
 	record  string // the placeholder record
-	guarded string // the guarded paths' record (guard_linux.go)
+	guarded string // the guarded paths' record (package guard)
 	swept   []Quarantined
 	first   bool // no other sandbox of the workspace held it
 }
@@ -56,8 +57,8 @@ func lockWorkspace(ws string) *wsLock {
 		}
 		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && sameFile(f, l.path) {
 			cleanRecorded(l.record)
-			l.swept = append(l.swept, sweepRecorded(l.guarded)...)
-			l.swept = append(l.swept, checkRecordedKept(keptRecord(l.record))...)
+			l.swept = append(l.swept, guard.Sweep(l.guarded)...)
+			l.swept = append(l.swept, guard.Restore(keptRecord(l.record))...)
 			l.first = true
 		}
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_SH); err != nil {
@@ -89,8 +90,8 @@ func (l *wsLock) release() []Quarantined {
 		return nil // another sandbox of this workspace still runs
 	}
 	cleanRecorded(l.record)
-	moved := sweepRecorded(l.guarded)
-	moved = append(moved, checkRecordedKept(keptRecord(l.record))...)
+	moved := guard.Sweep(l.guarded)
+	moved = append(moved, guard.Restore(keptRecord(l.record))...)
 	if sameFile(l.f, l.path) {
 		os.Remove(l.path)
 	}
@@ -98,9 +99,15 @@ func (l *wsLock) release() []Quarantined {
 }
 
 // guardRecord is the guarded paths' record beside the placeholder
-// record.
+// record (guard.Record).
 func guardRecord(record string) string {
 	return strings.TrimSuffix(record, ".placeholders") + ".guarded"
+}
+
+// keptRecord is the copies' record beside the placeholder record
+// (guard.Share).
+func keptRecord(record string) string {
+	return strings.TrimSuffix(record, ".placeholders") + ".kept"
 }
 
 // createPlaceholders creates on the host the placeholders of ms that do

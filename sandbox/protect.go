@@ -9,6 +9,9 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // gitDirs is what git needs outside the workspace when the workspace is a
@@ -114,7 +117,7 @@ func (p *protector) add(list *[]Mount, m Mount) {
 // walk goes down the components of pr from the workspace and protects
 // it, or refuses a symbolic link on the way.
 func (p *protector) walk(pr Protected) error {
-	if pr.Path == p.ws || !Within(pr.Path, p.ws) {
+	if pr.Path == p.ws || !hostpath.Within(pr.Path, p.ws) {
 		return nil
 	}
 	rel := strings.TrimPrefix(pr.Path, p.ws+"/")
@@ -216,7 +219,7 @@ func (e *LinkError) Error() string {
 	}
 	return fmt.Sprintf("protected path %s: %s is a symbolic link (to %s), which a command could replace with a directory of its own "+
 		"that the host then runs; replace the link with what it points at%s, or drop %s with sandbox.unprotect in your own config",
-		Printable(e.Protected), Printable(e.Link), Printable(e.Target), hint, Printable(e.Protected))
+		esc.Printable(e.Protected), esc.Printable(e.Link), esc.Printable(e.Target), hint, esc.Printable(e.Protected))
 }
 
 // linkError returns the refusal for the symlink at cur on the way to pr.

@@ -8,6 +8,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // RingSpec describes the agent ring: the namespaces around the agent
@@ -193,7 +195,7 @@ func ringReads(r RingSpec, sys []Mount, fsys FS) []Mount {
 // at its own path already.
 func shownBy(sys []Mount, p string) bool {
 	for _, m := range sys {
-		if m.Kind == ROBind && m.Src == m.Dst && Within(p, m.Dst) {
+		if m.Kind == ROBind && m.Src == m.Dst && hostpath.Within(p, m.Dst) {
 			return true
 		}
 	}
@@ -275,7 +277,7 @@ func checkRing(r RingSpec) error {
 		}
 	}
 	for _, p := range r.SessionWrite {
-		if p == r.Session || !Within(p, r.Session) {
+		if p == r.Session || !hostpath.Within(p, r.Session) {
 			return fmt.Errorf("ring layout: session write path %s is not below the session %s", p, r.Session)
 		}
 	}
@@ -313,7 +315,7 @@ func checkRing(r RingSpec) error {
 // it read-write anyway).
 func homeMount(r RingSpec, fsys FS) []Mount {
 	home := r.Command.Home
-	if home == "" || home == "/" || Within(home, r.Command.Workspace) {
+	if home == "" || home == "/" || hostpath.Within(home, r.Command.Workspace) {
 		return nil
 	}
 	if fi, err := fsys.Stat(home); err != nil || !fi.IsDir() {
@@ -369,7 +371,7 @@ func guardMounts(r RingSpec, writable []string, fsys FS) ([]Mount, error) {
 	for _, w := range writable {
 		var in []Protected
 		for _, g := range r.Guard {
-			if g.Path != w && Within(g.Path, w) {
+			if g.Path != w && hostpath.Within(g.Path, w) {
 				in = append(in, g)
 			}
 		}
@@ -411,7 +413,7 @@ func maskWithExceptions(masks, exceptions []Mount) []Mount {
 		case MaskDir:
 			var inside []Mount
 			for i, e := range exceptions {
-				if !used[i] && Within(e.Dst, m.Dst) {
+				if !used[i] && hostpath.Within(e.Dst, m.Dst) {
 					used[i] = true
 					inside = append(inside, e)
 				}
@@ -447,7 +449,7 @@ func RingVisible(ms []Mount) []string {
 				out = append(out, m.Dst)
 			}
 		case MaskDir, MaskFile:
-			out = slices.DeleteFunc(out, func(p string) bool { return Within(p, m.Dst) })
+			out = slices.DeleteFunc(out, func(p string) bool { return hostpath.Within(p, m.Dst) })
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 )
 
@@ -88,7 +89,7 @@ func PrepareRing(b Backend, r RingSpec, argv []string) (*Prepared, error) {
 	}
 	release := p.release
 	p.release = func() {
-		p.quarantined = append(p.quarantined, g.stop()...)
+		p.quarantined = append(p.quarantined, g.Stop()...)
 		release()
 	}
 	return p, nil
@@ -104,9 +105,9 @@ func lockRingRoots(r RingSpec, ph []string, guarded []Mount) ([]string, map[stri
 	var order []string
 	for _, p := range ph {
 		root := r.Command.Workspace
-		if !Within(p, root) {
+		if !hostpath.Within(p, root) {
 			for _, g := range r.Write {
-				if Within(p, g) {
+				if hostpath.Within(p, g) {
 					root = g
 					break
 				}
@@ -190,7 +191,7 @@ func systemOwned(p string) bool {
 		return false
 	}
 	for _, d := range shellDirs {
-		if r, err := filepath.EvalSymlinks(d); err == nil && Below(p, r) {
+		if r, err := filepath.EvalSymlinks(d); err == nil && hostpath.Below(p, r) {
 			return true
 		}
 	}

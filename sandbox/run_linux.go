@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"golang.org/x/sys/unix"
 )
 
@@ -157,7 +158,7 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 	}
 	p.Mounts = nil
 	p.release = func() {
-		p.quarantined = append(p.quarantined, g.stop()...)
+		p.quarantined = append(p.quarantined, g.Stop()...)
 		if lock != nil {
 			p.quarantined = append(p.quarantined, lock.release()...)
 		}
@@ -166,17 +167,6 @@ func Prepare(b Backend, s Spec, argv []string) (*Prepared, error) {
 		}
 	}
 	return p, nil
-}
-
-// startGuarding records the guarded paths of ms (for the sweep after a
-// crash) and starts their guard, from before the sandbox starts.
-func startGuarding(s Spec, ms []Mount, record string) (*guard, error) {
-	guarded := Guarded(ms)
-	qdir := quarantineDir(s.Home, s.Workspace)
-	if record != "" {
-		recordGuarded(guarded, qdir, guardRecord(record))
-	}
-	return startGuard(guarded, qdir)
 }
 
 func prepare(b Backend, s Spec, argv []string, record string) (*Prepared, error) {
@@ -324,7 +314,7 @@ func dressPlaceholders(s Spec, ms []Mount, ph []string) ([]Mount, string) {
 	b.Write(orig)
 	b.WriteString("\n# lite-sandbox: read-only placeholders of protected paths\n")
 	for _, p := range ph {
-		if Within(p, s.Workspace) && p != s.Workspace {
+		if hostpath.Within(p, s.Workspace) && p != s.Workspace {
 			b.WriteString("/" + strings.TrimPrefix(p, s.Workspace+"/") + "\n")
 		}
 	}

@@ -3,7 +3,11 @@
 
 package sandbox
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
+)
 
 // TestLayoutScratchHome: a session's scratch home is bound read-write at
 // $HOME where the empty tmpfs would be, before the tools and caches that
@@ -26,7 +30,7 @@ func TestLayoutScratchHome(t *testing.T) {
 		t.Fatalf("no bind of the scratch home at %s in %+v", s.Home, ms)
 	}
 	for _, m := range ms[:bound] {
-		if Below(m.Dst, s.Home) {
+		if hostpath.Below(m.Dst, s.Home) {
 			t.Errorf("%+v is mounted below the home before the scratch home covers it", m)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // macOS keeps /etc, /tmp and /var under /private behind symlinks, and
@@ -217,7 +219,7 @@ func seatbeltProtect(s Spec) (prot, pins []string) {
 	seen := map[string]bool{}
 	for _, p := range s.Protect {
 		prot = append(prot, p.Path)
-		for a := path.Dir(p.Path); a != s.Workspace && Within(a, s.Workspace) && !seen[a]; a = path.Dir(a) {
+		for a := path.Dir(p.Path); a != s.Workspace && hostpath.Within(a, s.Workspace) && !seen[a]; a = path.Dir(a) {
 			seen[a] = true
 			pins = append(pins, a)
 		}
@@ -275,7 +277,7 @@ func (b *sbplWriter) rule(head, filter string, paths []string) {
 // /private spelling.
 func withPrivate(p string) []string {
 	for _, r := range darwinPrivateRoots {
-		if Within(p, r) {
+		if hostpath.Within(p, r) {
 			return []string{p, "/private" + p}
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // Spec is the platform-neutral description of one sandbox. Every path is
@@ -282,7 +284,7 @@ func protectedAt(ws, rel string) (Protected, error) {
 		return Protected{}, fmt.Errorf("%q is not a path relative to the workspace", rel)
 	}
 	p := path.Join(ws, rel)
-	if p == ws || !Within(p, ws) {
+	if p == ws || !hostpath.Within(p, ws) {
 		return Protected{}, fmt.Errorf("%q lies outside the workspace", rel)
 	}
 	return Protected{Path: p, Dir: strings.HasSuffix(rel, "/")}, nil
@@ -292,7 +294,7 @@ func protectedAt(ws, rel string) (Protected, error) {
 // unprotect.
 func dropUnprotected(list []Protected, unprotect []string) []Protected {
 	return slices.DeleteFunc(list, func(pr Protected) bool {
-		return slices.ContainsFunc(unprotect, func(u string) bool { return Within(pr.Path, u) })
+		return slices.ContainsFunc(unprotect, func(u string) bool { return hostpath.Within(pr.Path, u) })
 	})
 }
 
@@ -357,7 +359,7 @@ func Degraded(workspace, home string) (bool, string) {
 	switch {
 	case ws == h:
 		return true, fmt.Sprintf("workspace %s is the home directory: everything in it becomes writable", ws)
-	case Within(h, ws):
+	case hostpath.Within(h, ws):
 		return true, fmt.Sprintf("workspace %s contains the home directory %s: everything under it becomes writable", ws, h)
 	}
 	return false, ""

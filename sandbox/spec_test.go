@@ -33,27 +33,6 @@ func TestDegraded(t *testing.T) {
 	}
 }
 
-func TestWithin(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		p, dir string
-		want   bool
-	}{
-		{"/a/b", "/a", true},
-		{"/a", "/a", true},
-		{"/ab", "/a", false},
-		{"/home/u/.sshfoo", "/home/u/.ssh", false}, // escape class 2
-		{"/home/u/.ssh/id_rsa", "/home/u/.ssh", true},
-		{"/x", "/", true},
-		{"/", "/", true},
-		{"/a", "/a/b", false},
-	} {
-		if got := Within(c.p, c.dir); got != c.want {
-			t.Errorf("Within(%q, %q) = %v", c.p, c.dir, got)
-		}
-	}
-}
-
 func TestCheckCommand(t *testing.T) {
 	t.Parallel()
 	base := Spec{

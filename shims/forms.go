@@ -17,7 +17,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/shims/policy"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 	"mvdan.cc/sh/v3/syntax"
@@ -57,7 +57,7 @@ func (s *Shim) runShellAs(argv0 string, args []string) error {
 		// The real shell's own answer: callers parse `bash --version`
 		// (and dash refuses it, as it would without the shim).
 		s.v.result.Decision = policy.Allow
-		if !sandbox.Within(s.Cwd, s.Workspace) {
+		if !hostpath.Within(s.Cwd, s.Workspace) {
 			s.Cwd = s.Workspace
 		}
 		return s.Exec([]string{shell, args[0]})
@@ -70,7 +70,7 @@ func (s *Shim) runShellAs(argv0 string, args []string) error {
 		// Typed input cannot be judged line by line before it runs.
 		fmt.Fprintln(s.stderr, "lite-sandbox: interactive shell: what you type is not judged by the validator; the OS sandbox confines it")
 		s.v.result.Decision = policy.Allow
-		if !sandbox.Within(s.Cwd, s.Workspace) {
+		if !hostpath.Within(s.Cwd, s.Workspace) {
 			return s.outside()
 		}
 		return s.Exec(append(append(base, "-i"), dashDash(inv.Params)...))
@@ -119,7 +119,7 @@ func (s *Shim) runCommand(inv Invocation, base []string) error {
 			return err
 		}
 	}
-	if !sandbox.Within(s.Cwd, s.Workspace) {
+	if !hostpath.Within(s.Cwd, s.Workspace) {
 		return s.outside()
 	}
 	if cwd, ok := registry.CwdFile(s.agent, line.file, line.text); ok {
@@ -162,7 +162,7 @@ func (s *Shim) runFile(argv0 string, args []string, inv Invocation, base []strin
 			return err
 		}
 	}
-	if !sandbox.Within(s.Cwd, s.Workspace) {
+	if !hostpath.Within(s.Cwd, s.Workspace) {
 		return s.outside()
 	}
 	return s.Exec(append(base, dashDash(append([]string{inv.File}, inv.Params...))...))
@@ -187,7 +187,7 @@ func (s *Shim) runStdin(argv0 string, args []string, inv Invocation, base []stri
 			return err
 		}
 	}
-	if !sandbox.Within(s.Cwd, s.Workspace) {
+	if !hostpath.Within(s.Cwd, s.Workspace) {
 		return s.outside()
 	}
 	pr, pw, err := os.Pipe()

@@ -23,6 +23,7 @@ import (
 	"github.com/lite-sandbox/lite-sandbox/internal/contract"
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
 	"github.com/lite-sandbox/lite-sandbox/internal/exit"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/egress"
@@ -161,7 +162,7 @@ func (s *Shim) runArgv(argv []string) error {
 			return err
 		}
 	}
-	if !sandbox.Within(s.Cwd, s.Workspace) {
+	if !hostpath.Within(s.Cwd, s.Workspace) {
 		s.Cwd = s.Workspace
 	}
 	// A repository the command creates or changes is named afterwards,

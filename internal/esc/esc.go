@@ -32,6 +32,7 @@ package esc
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -89,6 +90,17 @@ func needs(r rune, n int) bool {
 		return true
 	}
 	return false
+}
+
+// Printable shows a path in a reason line: as it is, or quoted when it
+// holds a character a terminal would act on (a control, C1, bidi
+// formatting, invalid UTF-8; a newline must not start a second line the
+// model would read as ours).
+func Printable(p string) string {
+	if Text(p) != p {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // Texts is [Text] of each of ss, in a new slice.

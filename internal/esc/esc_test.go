@@ -87,3 +87,18 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestPrintable(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"/home/u/project/.envrc", "/home/u/project/.envrc"},
+		{"/ws/a b", "/ws/a b"},
+		{"/ws/x\nlite-sandbox: allowed", `"/ws/x\nlite-sandbox: allowed"`},
+		{"/ws/\x1b]0;t\a", `"/ws/\x1b]0;t\a"`},
+		{"/ws/\u202e", `"/ws/\u202e"`},
+	} {
+		if got := Printable(c.in); got != c.want {
+			t.Errorf("Printable(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

@@ -20,7 +20,7 @@ var Order = []string{"internal", "sandbox", "agents", "shims", "launch", "cmd"}
 // each other.
 var Sandbox = [][]string{
 	{"confine"}, // the in-sandbox step, linked alone into the shim binary
-	{"egress", "fakefs", "git", "gocacheprog", "probe", "settings", "worker"}, // parts (fakefs: for tests only)
+	{"egress", "fakefs", "git", "gocacheprog", "guard", "probe", "settings", "worker"}, // parts (fakefs: for tests only)
 	{""},
 	{"pathjudge"}, // reads a Spec: the agents' file tools judged by the sandbox's policy
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
@@ -69,7 +70,7 @@ var debris = regexp.MustCompile(`(\.lock|\.tmp|\.tmp\.[^/]*|\.swp|~)$`)
 // (agents.State.Scratch, GoTelemetry): dropped without a line (#31).
 func quiet(p string, names []string) bool {
 	for _, n := range names {
-		if d, ok := strings.CutSuffix(n, "/"); ok && sandbox.Within(p, d) || p == n {
+		if d, ok := strings.CutSuffix(n, "/"); ok && hostpath.Within(p, d) || p == n {
 			return true
 		}
 	}
@@ -104,7 +105,7 @@ func scratchLeft(dir, real string, mounts []sandbox.Mount, quietNames []string) 
 		for _, m := range mounts {
 			if m.Dst == inRing && m.Dst != real {
 				point = true
-			} else if sandbox.Below(m.Dst, inRing) {
+			} else if hostpath.Below(m.Dst, inRing) {
 				above = true
 			}
 		}
@@ -156,7 +157,7 @@ func finishScratches(w io.Writer, scratches []scratch, mounts []sandbox.Mount, h
 			if hasKept && filepath.Dir(p) == sc.real && k.matches(filepath.Base(p)) {
 				continue // kept (persistKept), or said why not
 			}
-			if home != "" && home != "/" && sandbox.Below(p, home) {
+			if home != "" && home != "/" && hostpath.Below(p, home) {
 				p = "~" + p[len(home):]
 			}
 			left = append(left, p)

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/esc"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 )
 
@@ -64,23 +66,23 @@ func (j Judge) Judge(a sandbox.Access, p, cwd string) Verdict {
 	}
 	real, err := sandbox.ResolveForWrite(fsys, abs)
 	if err != nil {
-		return Verdict{Path: abs, Reason: fmt.Sprintf("lite-sandbox: cannot resolve %s, so it was refused: %v", sandbox.Printable(abs), err)}
+		return Verdict{Path: abs, Reason: fmt.Sprintf("lite-sandbox: cannot resolve %s, so it was refused: %v", esc.Printable(abs), err)}
 	}
 	v := Verdict{Path: real}
-	shown := sandbox.Printable(real)
+	shown := esc.Printable(real)
 	if real != abs {
-		shown = fmt.Sprintf("%s (which leads to %s)", sandbox.Printable(p), sandbox.Printable(real))
+		shown = fmt.Sprintf("%s (which leads to %s)", esc.Printable(p), esc.Printable(real))
 	}
 	if d, ok := j.denied(real, a == sandbox.Search); ok {
 		how := "lies in"
-		if !sandbox.Within(real, d) {
+		if !hostpath.Within(real, d) {
 			how = "contains"
 		}
-		v.Reason = fmt.Sprintf("lite-sandbox: %s %s %s, which is hidden from the agent and its commands (sandbox.deny)", shown, how, sandbox.Printable(d))
+		v.Reason = fmt.Sprintf("lite-sandbox: %s %s %s, which is hidden from the agent and its commands (sandbox.deny)", shown, how, esc.Printable(d))
 		return v
 	}
 	if a != sandbox.Write {
-		if j.Visible != nil && !sandbox.Within(real, j.Spec.Workspace) && !sandbox.WithinAny(real, j.Visible) {
+		if j.Visible != nil && !hostpath.Within(real, j.Spec.Workspace) && !hostpath.WithinAny(real, j.Visible) {
 			v.Reason = fmt.Sprintf("lite-sandbox: %s is not visible to the agent: its ring shows only the workspace, the system, its own state, git identity, tools and caches (to allow: add the path to agent.read in your own config)", shown)
 			return v
 		}
@@ -88,15 +90,15 @@ func (j Judge) Judge(a sandbox.Access, p, cwd string) Verdict {
 		return v
 	}
 	if pr, ok := j.protected(real); ok {
-		v.Reason = fmt.Sprintf("lite-sandbox: %s is protected and read-only (sandbox.protect: %s; a person can remove it with sandbox.unprotect in their own config)", shown, sandbox.Printable(j.rel(pr)))
+		v.Reason = fmt.Sprintf("lite-sandbox: %s is protected and read-only (sandbox.protect: %s; a person can remove it with sandbox.unprotect in their own config)", shown, esc.Printable(j.rel(pr)))
 		return v
 	}
 	ws := j.Spec.Workspace
-	if ws != "" && sandbox.Within(real, ws) || sandbox.WithinAny(real, j.AgentWrite) {
+	if ws != "" && hostpath.Within(real, ws) || hostpath.WithinAny(real, j.AgentWrite) {
 		v.Allowed = true
 		return v
 	}
-	v.Reason = fmt.Sprintf("lite-sandbox: %s is outside the workspace %s; the agent may write only inside it (to allow: add the path to agent.write in your own config)", shown, sandbox.Printable(ws))
+	v.Reason = fmt.Sprintf("lite-sandbox: %s is outside the workspace %s; the agent may write only inside it (to allow: add the path to agent.write in your own config)", shown, esc.Printable(ws))
 	return v
 }
 
@@ -131,7 +133,7 @@ func (j Judge) absolute(p, cwd string) (string, error) {
 // one that lies in p).
 func (j Judge) denied(p string, search bool) (string, bool) {
 	for _, d := range j.Spec.Deny {
-		if sandbox.Within(p, d) || search && sandbox.Within(d, p) {
+		if hostpath.Within(p, d) || search && hostpath.Within(d, p) {
 			return d, true
 		}
 	}
@@ -141,7 +143,7 @@ func (j Judge) denied(p string, search bool) (string, bool) {
 // protected returns the protected path p is, or lies in.
 func (j Judge) protected(p string) (string, bool) {
 	for _, pr := range j.Spec.Protect {
-		if sandbox.Within(p, pr.Path) {
+		if hostpath.Within(p, pr.Path) {
 			return pr.Path, true
 		}
 	}
@@ -149,7 +151,7 @@ func (j Judge) protected(p string) (string, bool) {
 }
 
 func (j Judge) rel(p string) string {
-	if ws := j.Spec.Workspace; ws != "" && sandbox.Within(p, ws) && p != ws {
+	if ws := j.Spec.Workspace; ws != "" && hostpath.Within(p, ws) && p != ws {
 		return p[len(ws)+1:]
 	}
 	return p

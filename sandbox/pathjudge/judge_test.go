@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/fakefs"
 )
@@ -163,15 +164,15 @@ func FuzzPathJudge(f *testing.F) {
 			if !path.IsAbs(v.Path) || path.Clean(v.Path) != v.Path {
 				t.Fatalf("%v %q: allowed path %q is not absolute and clean", a, p, v.Path)
 			}
-			if sandbox.WithinAny(v.Path, j.Spec.Deny) {
+			if hostpath.WithinAny(v.Path, j.Spec.Deny) {
 				t.Fatalf("%v %q: allowed %q in a denied path", a, p, v.Path)
 			}
 			if a == sandbox.Write {
-				if !sandbox.Within(v.Path, "/ws") {
+				if !hostpath.Within(v.Path, "/ws") {
 					t.Fatalf("write %q: allowed %q outside the workspace", p, v.Path)
 				}
 				for _, pr := range j.Spec.Protect {
-					if sandbox.Within(v.Path, pr.Path) {
+					if hostpath.Within(v.Path, pr.Path) {
 						t.Fatalf("write %q: allowed %q in protected %s", p, v.Path, pr.Path)
 					}
 				}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
@@ -34,7 +34,7 @@ func workspaceScripts(workspace string) validator.ScriptReader {
 			return "", false
 		}
 		real, err := filepath.EvalSymlinks(abs)
-		if err != nil || !sandbox.Within(real, ws) {
+		if err != nil || !hostpath.Within(real, ws) {
 			return "", false
 		}
 		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScriptFile {

@@ -18,7 +18,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
@@ -125,35 +125,35 @@ func (c Context) write(p, dir string) string {
 	switch {
 	case !filepath.IsAbs(p):
 		abs = filepath.Join(dir, p)
-	case c.Home != "" && sandbox.Within(p, c.Home):
+	case c.Home != "" && hostpath.Within(p, c.Home):
 		// Shown as the command most likely wrote it.
 		p = "~" + strings.TrimPrefix(p, c.Home)
 	}
 	abs = filepath.Clean(abs)
 	for _, pr := range c.Protect {
-		if sandbox.Within(abs, pr) {
+		if hostpath.Within(abs, pr) {
 			return "lite-sandbox: " + p + " is protected and read-only in the sandbox (sandbox.protect; a person can remove it with sandbox.unprotect in their own config)"
 		}
 	}
-	if sandbox.Within(abs, c.Workspace) {
+	if hostpath.Within(abs, c.Workspace) {
 		return ""
 	}
 	for _, w := range c.Writable {
-		if sandbox.Within(abs, w) {
+		if hostpath.Within(abs, w) {
 			return ""
 		}
 	}
-	if (c.Home == "" || !sandbox.Within(abs, c.Home)) && c.hidden(filepath.Dir(abs)) {
+	if (c.Home == "" || !hostpath.Within(abs, c.Home)) && c.hidden(filepath.Dir(abs)) {
 		// A sibling of the workspace (../other/x): not read-only but
 		// absent in the sandbox (outside.go).
 		return "lite-sandbox: " + p + " is in " + filepath.Dir(abs) + ", which exists on the host but is not visible in the sandbox (to allow: add it to sandbox.write in your own config)"
 	}
 	for _, ok := range []string{"/tmp", "/dev"} {
-		if sandbox.Within(abs, ok) {
+		if hostpath.Within(abs, ok) {
 			return ""
 		}
 	}
-	if c.Home != "" && sandbox.Within(abs, c.Home) {
+	if c.Home != "" && hostpath.Within(abs, c.Home) {
 		return "lite-sandbox: " + p + " is in the home directory, which is an empty scratch directory in the sandbox: nothing written there reaches the real one (to allow: add it to sandbox.write)"
 	}
 	return "lite-sandbox: " + p + " is outside the workspace and read-only in the sandbox (to allow: add it to sandbox.write)"

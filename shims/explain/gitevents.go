@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 )
 
 // Git's own record of a configuration write it could not make (issue
@@ -125,9 +125,9 @@ func (c Context) gitEventLine(file string, argv []string) string {
 		return "lite-sandbox: ~/.gitconfig (the user's git settings: identity, aliases, hooks; no credentials) is read-only in the sandbox: " + what + " could not save its setting there; commits keep the user's identity; a setting is changed on the host, with git config --global"
 	}
 	for _, p := range c.Protect {
-		if sandbox.Within(file, p) {
+		if hostpath.Within(file, p) {
 			shown := file
-			if rel, err := filepath.Rel(c.Workspace, file); err == nil && sandbox.Within(file, c.Workspace) {
+			if rel, err := filepath.Rel(c.Workspace, file); err == nil && hostpath.Within(file, c.Workspace) {
 				shown = rel
 			}
 			return "lite-sandbox: " + what + " could not write " + shown + ", which is read-only in the sandbox because the host's git acts on it: that setting is not in effect and the git command stopped there (if it is wanted, ask the user to run that git command on the host)"

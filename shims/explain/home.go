@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
@@ -98,11 +98,11 @@ func (c Context) scratch(p, dir string) (string, bool) {
 		abs = filepath.Join(dir, p)
 	}
 	abs = filepath.Clean(abs)
-	if !sandbox.Within(abs, c.Home) || sandbox.Within(abs, c.Workspace) {
+	if !hostpath.Within(abs, c.Home) || hostpath.Within(abs, c.Workspace) {
 		return "", false
 	}
 	for _, w := range c.Writable {
-		if sandbox.Within(abs, w) {
+		if hostpath.Within(abs, w) {
 			return "", false
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/lite-sandbox/lite-sandbox/sandbox"
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/shims/validator"
 )
 
@@ -27,17 +27,17 @@ import (
 // sandbox's shape (Visible nil: its spec could not be built) nothing is
 // said.
 func (c Context) hidden(abs string) bool {
-	if c.Visible == nil || c.Workspace == "" || sandbox.Within(abs, c.Workspace) || sandbox.Within(c.Workspace, abs) {
+	if c.Visible == nil || c.Workspace == "" || hostpath.Within(abs, c.Workspace) || hostpath.Within(c.Workspace, abs) {
 		return false // the workspace, or a directory on the way to it
 	}
 	for _, v := range c.Visible {
 		// Below a grant, or a directory on the way to one (/etc for
 		// its listed entries): shown.
-		if sandbox.Within(abs, v) || sandbox.Within(v, abs) {
+		if hostpath.Within(abs, v) || hostpath.Within(v, abs) {
 			return false
 		}
 	}
-	if sandbox.Within(abs, "/proc") || sandbox.Within(abs, "/dev") {
+	if hostpath.Within(abs, "/proc") || hostpath.Within(abs, "/dev") {
 		return false
 	}
 	_, err := os.Stat(abs)
@@ -62,13 +62,13 @@ func (c Context) outsideLine(p, dir string) string {
 		return ""
 	}
 	shown := abs
-	if c.Home != "" && sandbox.Below(abs, c.Home) {
+	if c.Home != "" && hostpath.Below(abs, c.Home) {
 		shown = "~" + strings.TrimPrefix(abs, c.Home)
 	}
 	where := "outside the workspace and not visible in the sandbox"
-	if c.Home != "" && sandbox.Within(abs, c.Home) {
+	if c.Home != "" && hostpath.Within(abs, c.Home) {
 		where = "in the home directory, which is an empty scratch directory in the sandbox"
-	} else if sandbox.Within(abs, "/tmp") {
+	} else if hostpath.Within(abs, "/tmp") {
 		where = "in /tmp, which is an empty directory of its own in the sandbox"
 	}
 	return "lite-sandbox: " + shown + " exists on the host but is " + where +
@@ -94,7 +94,7 @@ func (c Context) toolLine(name string) string {
 			return "" // the sandbox finds this one
 		}
 		shown := filepath.Dir(p)
-		if c.Home != "" && sandbox.Below(shown, c.Home) {
+		if c.Home != "" && hostpath.Below(shown, c.Home) {
 			shown = "~" + strings.TrimPrefix(shown, c.Home)
 		}
 		return "lite-sandbox: " + name + " is " + p + " on the host, in a directory the sandbox does not show (to allow: add " +

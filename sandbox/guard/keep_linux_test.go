@@ -1,11 +1,12 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package guard
 
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,12 +50,8 @@ func TestKeepRestores(t *testing.T) {
 			mustWriteT(t, filepath.Join(ws, ".git/config"), "[core]\n", 0o600)
 			mustWriteT(t, filepath.Join(ws, ".git/hooks/pre-commit"), "#!/bin/sh\n", 0o755)
 			mustWriteT(t, filepath.Join(ws, "main.go"), "package main\n", 0o644)
-			s := Spec{Workspace: ws, Protect: []Protected{{Path: filepath.Join(ws, ".git/config")}, {Path: filepath.Join(ws, ".git/hooks"), Dir: true}}}
-			ks, missing, err := keptPaths(s)
-			if err != nil || len(ks) != 2 || len(missing) != 0 {
-				t.Fatalf("keptPaths: %d kept, %v missing, %v", len(ks), missing, err)
-			}
-			g, err := startKeeping(nil, ks, qdir)
+			ks := take(t, ws, ".git/config", ".git/hooks")
+			g, err := Start(nil, ks, qdir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +60,7 @@ func TestKeepRestores(t *testing.T) {
 			if err := tt.change(ws); err != nil {
 				t.Fatal(err)
 			}
-			moved := g.stop()
+			moved := g.Stop()
 			if b, err := os.ReadFile(filepath.Join(ws, "main.go")); err != nil || string(b) != "package other\n" {
 				t.Errorf("control: main.go %q, %v", b, err)
 			}
@@ -96,16 +93,52 @@ func TestKeepControl(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
 	mustWriteT(t, filepath.Join(ws, ".envrc"), "x\n", 0o644)
-	ks, _, err := keptPaths(Spec{Workspace: ws, Protect: []Protected{{Path: filepath.Join(ws, ".envrc")}}})
+	g, err := Start(nil, take(t, ws, ".envrc"), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := startKeeping(nil, ks, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if moved := g.stop(); len(moved) != 0 {
+	if moved := g.Stop(); len(moved) != 0 {
 		t.Errorf("reported with nothing changed: %v", moved)
+	}
+}
+
+// take copies the paths (relative to ws) that must exist.
+func take(t *testing.T, ws string, rels ...string) []Kept {
+	t.Helper()
+	c := NewCopier()
+	var ks []Kept
+	for _, rel := range rels {
+		k, err := c.Take(ws, filepath.Join(ws, rel))
+		if err != nil || k == nil {
+			t.Fatalf("Take %s: %v, %v", rel, k, err)
+		}
+		ks = append(ks, *k)
+	}
+	return ks
+}
+
+// TestCopierBudget: the copies of one sandbox stop at keptMax, with an
+// error naming the path; a path that is not below the root is refused.
+// Control: a missing path is no copy and no error.
+func TestCopierBudget(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	big := filepath.Join(ws, "big")
+	if err := os.WriteFile(big, make([]byte, keptMax/2+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCopier()
+	if k, err := c.Take(ws, filepath.Join(ws, "missing")); k != nil || err != nil {
+		t.Errorf("control: a missing path: %v, %v", k, err)
+	}
+	if _, err := c.Take(ws, big); err != nil {
+		t.Fatalf("the first half: %v", err)
+	}
+	if _, err := c.Take(ws, big); err == nil || !strings.Contains(err.Error(), big) {
+		t.Errorf("over the budget: %v", err)
+	}
+	if _, err := NewCopier().Take(ws, ws); err == nil {
+		t.Error("the root itself was taken")
 	}
 }
 
@@ -141,57 +174,4 @@ func checkFile(t *testing.T, p, want string, mode os.FileMode) {
 	if b, err := os.ReadFile(p); err != nil || string(b) != want {
 		t.Errorf("%s: %q, %v; want %q", p, b, err, want)
 	}
-}
-
-// TestKeptRecord (#28): the first sandbox of a workspace records its
-// copies; the last one to end checks the protected paths against them
-// (a change made while a later sandbox still ran is put back when the
-// last ends, not before), and after a killed launcher (its lock dropped,
-// the record left) the next sandbox puts them back before its own copy.
-// Control: the not-last release restores nothing.
-func TestKeptRecord(t *testing.T) {
-	t.Parallel()
-	top := t.TempDir()
-	ws, qdir := filepath.Join(top, "ws"), filepath.Join(top, "q")
-	cfg := filepath.Join(ws, ".git/config")
-	mustWriteT(t, cfg, "[core]\n", 0o644)
-	s := Spec{Workspace: ws, Protect: []Protected{{Path: cfg}}}
-	take := func() *wsLock {
-		t.Helper()
-		l := lockWorkspace(ws)
-		if l == nil {
-			t.Skip("no private directory for locks")
-		}
-		ks, _, err := keptPaths(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shareKept(l, ks, qdir)
-		return l
-	}
-	first := take()
-	second := take()
-	if !first.first || second.first {
-		t.Fatalf("first %v, second %v", first.first, second.first)
-	}
-	mustWriteT(t, cfg, "evil\n", 0o644)
-	if moved := second.release(); len(moved) != 0 {
-		t.Errorf("control: a release that is not the last restored: %v", moved)
-	}
-	checkFile(t, cfg, "evil\n", 0o644)
-	if moved := first.release(); len(moved) != 1 || !moved[0].Restored {
-		t.Errorf("the last release: %v", moved)
-	}
-	checkFile(t, cfg, "[core]\n", 0o644)
-
-	// A killed launcher: its lock goes with it, its record stays.
-	crashed := take()
-	crashed.f.Close()
-	mustWriteT(t, cfg, "evil\n", 0o644)
-	next := lockWorkspace(ws)
-	if len(next.swept) != 1 || !next.swept[0].Restored {
-		t.Errorf("after the crash: %v", next.swept)
-	}
-	checkFile(t, cfg, "[core]\n", 0o644)
-	next.release()
 }

@@ -1,20 +1,19 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package guard
 
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,25 +30,52 @@ import (
 // held in memory.
 const keptMax = 32 << 20
 
-// keptNode is the copy of one file system entry: its type and
-// permission bits, a regular file's content, a link's target, a
-// directory's entries.
-type keptNode struct {
+// Node is the copy of one file system entry: its type and permission
+// bits, a regular file's content, a link's target, a directory's
+// entries. Its fields are exported for the record (encoding/gob).
+type Node struct {
 	Mode os.FileMode
 	Data []byte
 	Link string
-	Kids map[string]*keptNode
+	Kids map[string]*Node
 }
 
-// kept is one existing protected path and its copy.
-type kept struct {
+// Kept is one existing protected path, strictly below Root, and its
+// copy.
+type Kept struct {
 	Root, Path string
-	Copy       *keptNode
+	Copy       *Node
+}
+
+// Copier takes the copies of one sandbox's protected paths, within one
+// budget (keptMax in all).
+type Copier struct{ left int }
+
+// NewCopier returns a Copier with the whole budget.
+func NewCopier() *Copier { return &Copier{left: keptMax} }
+
+// Take copies p, strictly below root, without following links. It
+// returns nil when p does not exist (it is then guarded as a [Path]),
+// and an error when p cannot be read or the copies would exceed the
+// budget: the sandbox is refused rather than started with a protected
+// path held to nothing.
+func (c *Copier) Take(root, p string) (*Kept, error) {
+	if !hostpath.Below(p, root) {
+		return nil, fmt.Errorf("protected path %s: not below %s", p, root)
+	}
+	n, err := snapshot(p, &c.left)
+	if err != nil {
+		return nil, fmt.Errorf("protected path %s: %w", p, err)
+	}
+	if n == nil {
+		return nil, nil
+	}
+	return &Kept{Root: root, Path: p, Copy: n}, nil
 }
 
 // snapshot copies p without following links; budget is what may still
 // be read. A missing p is (nil, nil).
-func snapshot(p string, budget *int) (*keptNode, error) {
+func snapshot(p string, budget *int) (*Node, error) {
 	fi, err := os.Lstat(p)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) {
 		return nil, nil
@@ -57,7 +83,7 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &keptNode{Mode: fi.Mode() & (os.ModeType | os.ModePerm)}
+	n := &Node{Mode: fi.Mode() & (os.ModeType | os.ModePerm)}
 	switch {
 	case fi.Mode().IsRegular():
 		f, err := os.OpenFile(p, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
@@ -66,7 +92,7 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-			return &keptNode{Mode: os.ModeIrregular}, nil // swapped meanwhile: differs
+			return &Node{Mode: os.ModeIrregular}, nil // swapped meanwhile: differs
 		}
 		n.Data, err = io.ReadAll(io.LimitReader(f, int64(*budget)+1))
 		if err != nil {
@@ -84,7 +110,7 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Kids = map[string]*keptNode{}
+		n.Kids = map[string]*Node{}
 		for _, e := range ents {
 			k, err := snapshot(filepath.Join(p, e.Name()), budget)
 			if err != nil {
@@ -99,7 +125,7 @@ func snapshot(p string, budget *int) (*keptNode, error) {
 }
 
 // same reports whether two copies are equal.
-func (n *keptNode) same(o *keptNode) bool {
+func (n *Node) same(o *Node) bool {
 	if n == nil || o == nil {
 		return n == o
 	}
@@ -115,7 +141,7 @@ func (n *keptNode) same(o *keptNode) bool {
 }
 
 // dirs lists p and the directories below it in the copy, for watches.
-func (n *keptNode) dirs(p string) []string {
+func (n *Node) dirs(p string) []string {
 	if n == nil || !n.Mode.IsDir() {
 		return nil
 	}
@@ -128,7 +154,7 @@ func (n *keptNode) dirs(p string) []string {
 
 // make creates the copy at name in the directory dir (never following
 // a link: the sandbox may race the launcher there).
-func (n *keptNode) make(dir int, name string) error {
+func (n *Node) make(dir int, name string) error {
 	perm := uint32(n.Mode.Perm())
 	switch {
 	case n.Mode.IsRegular():
@@ -167,7 +193,7 @@ func (n *keptNode) make(dir int, name string) error {
 // keep checks one kept path: when it differs from its copy, what is
 // there is moved to the quarantine and the copy put back. It reports
 // what it did, if anything.
-func keep(k kept, qdir string) (Quarantined, bool) {
+func keep(k Kept, qdir string) (Quarantined, bool) {
 	budget := keptMax
 	now, err := snapshot(k.Path, &budget)
 	if err == nil && k.Copy.same(now) {
@@ -205,118 +231,4 @@ func keep(k kept, qdir string) (Quarantined, bool) {
 	}
 	os.RemoveAll(fmt.Sprintf("/proc/self/fd/%d/%s", dir, tmp))
 	return q, true
-}
-
-// keptPaths copies the protected paths of s that exist inside the
-// workspace (outside it they stay Landlock's), and returns Guard mounts
-// for those that do not (as [protectMounts] would give them).
-func keptPaths(s Spec) ([]kept, []Mount, error) {
-	var ks []kept
-	var missing []Mount
-	budget := keptMax
-	ws := s.Workspace
-	for _, pr := range s.Protect {
-		// DetectHost has dropped what the user unprotected.
-		if pr.Home || pr.Path == ws || !Within(pr.Path, ws) {
-			continue
-		}
-		c, err := snapshot(pr.Path, &budget)
-		if err != nil {
-			return nil, nil, fmt.Errorf("protected path %s: %w", pr.Path, err)
-		}
-		if c != nil {
-			ks = append(ks, kept{Root: ws, Path: pr.Path, Copy: c})
-			continue
-		}
-		rel := strings.TrimPrefix(pr.Path, strings.TrimSuffix(ws, "/")+"/")
-		if strings.HasPrefix(rel, ".git/") {
-			if fi, err := os.Lstat(filepath.Join(ws, ".git")); err != nil || !fi.IsDir() {
-				continue // not a repository: what git init makes is the agent's (as protectMounts)
-			}
-		}
-		missing = append(missing, Mount{Kind: Guard, Src: ws, Dst: pr.Path})
-	}
-	return ks, missing, nil
-}
-
-// keptFile is the copies the first sandbox of a workspace took, left
-// beside the workspace's lock file (the user's private directory).
-type keptFile struct {
-	Qdir string
-	Kept []kept
-}
-
-// keptRecord is the copies' record beside the placeholder record.
-func keptRecord(record string) string {
-	return strings.TrimSuffix(record, ".placeholders") + ".kept"
-}
-
-// shareKept returns the copies this sandbox holds its paths to. The
-// first sandbox of the workspace records its own; a later one takes the
-// first's for the paths both have: two guards with different copies
-// would undo each other's restores, and a copy taken in another
-// sandbox's window would be the changed version.
-func shareKept(l *wsLock, ks []kept, qdir string) []kept {
-	rec := keptRecord(l.record)
-	if l.first {
-		if len(ks) > 0 {
-			writeKept(rec, keptFile{Qdir: qdir, Kept: ks})
-		}
-		return ks
-	}
-	kf, err := readKept(rec)
-	if err != nil {
-		return ks
-	}
-	for i := range ks {
-		for _, o := range kf.Kept {
-			if o.Path == ks[i].Path && o.Root == ks[i].Root {
-				ks[i].Copy = o.Copy
-			}
-		}
-	}
-	return ks
-}
-
-// checkRecordedKept puts back what differs from the recorded copies and
-// removes the record: the last sandbox of a workspace calls it, and the
-// first after a launcher was killed.
-func checkRecordedKept(rec string) []Quarantined {
-	kf, err := readKept(rec)
-	if err != nil {
-		return nil
-	}
-	var out []Quarantined
-	for _, k := range kf.Kept {
-		if !filepath.IsAbs(k.Root) || !Below(k.Path, k.Root) || k.Copy == nil {
-			continue
-		}
-		if q, ok := keep(k, kf.Qdir); ok {
-			out = append(out, q)
-		}
-	}
-	os.Remove(rec)
-	return out
-}
-
-func writeKept(rec string, kf keptFile) {
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(kf) != nil {
-		return
-	}
-	tmp := rec + ".tmp"
-	if os.WriteFile(tmp, b.Bytes(), 0o600) == nil {
-		os.Rename(tmp, rec)
-	}
-}
-
-func readKept(rec string) (keptFile, error) {
-	var kf keptFile
-	f, err := os.Open(rec)
-	if err != nil {
-		return kf, err
-	}
-	defer f.Close()
-	err = gob.NewDecoder(io.LimitReader(f, 2*keptMax)).Decode(&kf)
-	return kf, err
 }
