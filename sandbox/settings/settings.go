@@ -14,10 +14,13 @@
 // _password, username, every //host/: key, certfile and keyfile, key),
 // Go's GOAUTH (a command that fetches credentials). The host's files
 // themselves stay hidden (~/.npmrc is in sandbox.deny, escape class 3).
-// docs/configuration.md, "Your tools' settings".
+// docs/configuration.md, "Your tools' settings". The user's global git
+// configuration is filtered the same way, by an allow-list of keys
+// (git.go).
 //
 // This package reads and filters; the sandbox package writes the copies
-// (caches_linux.go) and binds them (caches.go, settingsMounts).
+// (caches_linux.go, gitglobal.go) and binds them (caches.go,
+// settingsMounts; gitHomeMounts).
 package settings
 
 import (
