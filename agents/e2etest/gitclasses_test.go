@@ -21,12 +21,18 @@ import (
 // and made again with a hook). Each prints WROTE-N when its write
 // landed inside the sandbox; class 12 prints MOVED-12 once .git is
 // renamed (under Landlock the guard may take the new hooks directory
-// away before the hook is written: WROTE-12 is then missing).
+// away before the hook is written: WROTE-12 is then missing). Before
+// class 12 it waits (30 s at most) until the commondir it wrote is gone:
+// renaming .git first would carry it out of the guard's reach before the
+// guard saw it, on a busy machine, and the test asserts the guard's
+// report of it (under bwrap the write failed and there is nothing to
+// wait for).
 const gitClassesScript = `echo new > "new-$1.txt" && git add -A && git -c user.name=a -c user.email=a@a commit -qm "work $1" && echo commit-ok
 (printf '[core]\n\tfsmonitor = "echo pwned"\n' >> .git/config) 2>/dev/null && echo WROTE-10
 (echo 'echo pwned' > .git/hooks/pre-commit) 2>/dev/null && echo WROTE-9
 (echo /tmp/evil > .git/commondir) 2>/dev/null && echo WROTE-36
 (echo 'echo pwned' > .envrc) 2>/dev/null && echo WROTE-13
+n=0; while grep -qx /tmp/evil .git/commondir 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
 mv .git .g 2>/dev/null && echo MOVED-12 && (mkdir -p .git/hooks && echo 'echo pwned' > .git/hooks/pre-commit) && echo WROTE-12
 true
 `
