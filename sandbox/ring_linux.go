@@ -14,6 +14,7 @@ import (
 
 	"github.com/lite-sandbox/lite-sandbox/internal/hostpath"
 	"github.com/lite-sandbox/lite-sandbox/sandbox/confine"
+	"github.com/lite-sandbox/lite-sandbox/sandbox/git"
 )
 
 // PrepareRing returns the bwrap command line that starts argv (the agent)
@@ -152,7 +153,7 @@ func HostShells() []string {
 // binaries named git in [shellDirs] and pathDirs (the agent's PATH),
 // those in git's exec path as each system git reports it (`git
 // --exec-path`: /usr/lib/git-core/git), and every file in those
-// directories that is git under another name ([GitCopies]:
+// directories that is git under another name ([git.Copies]:
 // git-upload-pack, ...). Only a root-owned git in a system directory is
 // run to ask; a git elsewhere on PATH is bound, never run (escape class
 // 59, docs/security-model.md).
@@ -168,13 +169,13 @@ func HostGits(pathDirs []string) []string {
 		if !systemOwned(g) {
 			continue
 		}
-		if p := gitExecPath(g); p != "" && !slices.Contains(dirs, p) && !slices.Contains(execDirs, p) {
+		if p := git.ExecPath(g); p != "" && !slices.Contains(dirs, p) && !slices.Contains(execDirs, p) {
 			execDirs = append(execDirs, p)
 		}
 	}
 	dirs = append(dirs, execDirs...)
 	gits := GitBinaries(OSFS{}, dirs)
-	out := append(gits, GitCopies(gits, dirs)...)
+	out := append(gits, git.Copies(gits, dirs)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

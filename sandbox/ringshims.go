@@ -67,7 +67,7 @@ var gitNames = []string{"git"}
 
 // GitBinaries returns the real files behind git in dirs, once each. The
 // programs in git's exec path that are git under another name
-// (git-upload-pack, ...) are found by [GitCopies].
+// (git-upload-pack, ...) are found by [git.Copies].
 func GitBinaries(fsys FS, dirs []string) []string {
 	var out []string
 	for _, d := range dirs {

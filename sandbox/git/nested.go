@@ -6,7 +6,9 @@
 // like ([IsDir]) and the nested repositories a sandboxed command may
 // have made or changed ([Nested], [Changed]), whose config and hooks the
 // host's git would run later (escape classes 9 and 10,
-// docs/security-model.md §5). What of git's state the sandbox mounts
+// docs/security-model.md §5). It also finds the host's git binaries the
+// agent ring binds to the shim (binaries.go: [Copies] by content, and
+// [ExecPath], its one git run). What of git's state the sandbox mounts
 // and protects is the sandbox package's (gitdir.go, gitglobal.go).
 package git
 

@@ -27,7 +27,8 @@ type Path struct {
 	Root, Path string
 }
 
-// Quarantined is a protected path a sandbox created, moved away.
+// Quarantined is a protected path the guard moved away (a sandbox
+// created it) or put back from its copy (a sandbox changed it).
 type Quarantined struct {
 	Path string // the protected path
 	To   string // where it went; "" when it was removed (another file system)

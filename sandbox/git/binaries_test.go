@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package git
 
 import (
 	"os"
@@ -41,14 +41,14 @@ func TestGitCopies(t *testing.T) {
 	if err := os.Symlink("git", filepath.Join(core, "git-receive-pack")); err != nil {
 		t.Fatal(err)
 	}
-	got := GitCopies([]string{git}, []string{bin, core, "relative"})
+	got := Copies([]string{git}, []string{bin, core, "relative"})
 	want := []string{git, filepath.Join(core, "git"), filepath.Join(core, "git-upload-pack"), filepath.Join(core, "renamed-tool")}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("GitCopies = %q, want %q", got, want)
+		t.Errorf("Copies = %q, want %q", got, want)
 	}
 	// Positive control: with no git to compare with, nothing is git.
-	if got := GitCopies(nil, []string{bin, core}); len(got) != 0 {
-		t.Errorf("GitCopies without a git = %q, want none", got)
+	if got := Copies(nil, []string{bin, core}); len(got) != 0 {
+		t.Errorf("Copies without a git = %q, want none", got)
 	}
 }

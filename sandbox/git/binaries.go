@@ -1,7 +1,7 @@
 // Copyright 2026 The lite-sandbox Authors.
 // SPDX-License-Identifier: MIT
 
-package sandbox
+package git
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// GitCopies returns the paths in dirs (symlinks resolved) that are git:
+// Copies returns the paths in dirs (symlinks resolved) that are git:
 // the same file as one of gits (a hard link) or a byte-identical copy of
 // one. It decides by comparing with the binary, not by a list of names:
 // git's exec path holds git itself and programs that are git under
@@ -25,7 +25,7 @@ import (
 // the ring, so no git there reaches a repository's programs (escape
 // class 59, docs/security-model.md; docs/ring.md "Shells and git are
 // the shim").
-func GitCopies(gits, dirs []string) []string {
+func Copies(gits, dirs []string) []string {
 	type bin struct {
 		fi os.FileInfo
 		p  string
@@ -118,13 +118,15 @@ func sameContent(a, b string) bool {
 	}
 }
 
-// gitExecPath is git's exec path as git itself reports it
+// ExecPath is git's exec path as the git binary bin itself reports it
 // (`git --exec-path`, which reads no repository and no configuration),
-// or "" when it does not answer within a few seconds.
-func gitExecPath(git string) string {
+// or "" when it does not answer within a few seconds. It runs bin: the
+// caller passes only a git it trusts (the sandbox's HostGits: a
+// root-owned one in a system directory).
+func ExecPath(bin string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, git, "--exec-path").Output()
+	out, err := exec.CommandContext(ctx, bin, "--exec-path").Output()
 	if err != nil {
 		return ""
 	}
