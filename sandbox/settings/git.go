@@ -217,8 +217,9 @@ func UserGitList(ctx context.Context, ws, home string) string {
 	// Not --global, which reads ~/.gitconfig alone when it exists (git
 	// 2.39); the global scope of the full list is both files.
 	cmd := exec.CommandContext(ctx, git, "-C", ws, "config", "--list", "--includes", "--show-scope", "--show-origin", "--null")
-	// As in hooksPath: the user's files count, variables that point git
-	// at other ones count only when they name the global file itself.
+	// As in the sandbox's hooksPath (host.go): the user's files count,
+	// variables that point git at other ones count only when they name
+	// the global file itself.
 	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1"}
 	for _, v := range []string{"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL"} {
 		if x := os.Getenv(v); x != "" {
